@@ -1,0 +1,1 @@
+"""Builders for scenario evidence bundles, shaped as `kubectl cluster-info dump` writes them."""
