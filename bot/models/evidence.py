@@ -1,0 +1,108 @@
+"""Everything read about one target, from a bundle or a live cluster alike."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.models.ci import EphemeralRunner, NamespaceOffloading, NodeClaim, NodePool
+from bot.models.k8s import Event, Lease, Node, PersistentVolumeClaim, Pod, StatefulSet
+from bot.models.rlark import Job, PodMirror, RNode, Task
+
+JOB_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
+K8S_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$")
+
+
+class TargetKind(StrEnum):
+    JOB = "Job"
+    POD = "Pod"
+    RUNNER = "EphemeralRunner"
+
+
+class Target(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    kind: TargetKind
+    name: str
+    namespace: str = ""
+    cluster: str = ""
+
+    @classmethod
+    def parse(cls, text: str, namespace: str = "") -> Target:
+        """`name`, `job/name`, `pod/name` or `runner/name`; raises ValueError with a one-line reason."""
+        prefix, sep, name = text.partition("/")
+        if not sep:
+            prefix, name = "job", text
+        kinds = {"job": TargetKind.JOB, "pod": TargetKind.POD, "runner": TargetKind.RUNNER}
+        kind = kinds.get(prefix.lower())
+        if kind is None:
+            raise ValueError(f"unknown target kind {prefix!r}: use job/<name>, pod/<name> or runner/<name>")
+        if kind is TargetKind.JOB and not JOB_NAME.match(name):
+            raise ValueError(
+                f"invalid job name {name!r}: 1-63 lowercase letters, digits or hyphens, "
+                "not starting or ending with a hyphen"
+            )
+        if kind is not TargetKind.JOB and not K8S_NAME.match(name):
+            raise ValueError(f"invalid {prefix} name {name!r}: not a Kubernetes object name")
+        return cls(kind=kind, name=name, namespace=namespace)
+
+    def __str__(self) -> str:
+        short = {TargetKind.JOB: "job", TargetKind.POD: "pod", TargetKind.RUNNER: "runner"}[self.kind]
+        return f"{short}/{self.name}"
+
+
+class LogSource(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    cluster: str
+    namespace: str
+    pod: str
+    container: str
+    previous: bool = False
+
+    def ref(self) -> str:
+        suffix = " (previous)" if self.previous else ""
+        return f"{self.cluster}/{self.namespace}/{self.pod}:{self.container}{suffix}"
+
+
+class LogExcerpt(BaseModel):
+    """A bounded piece of one container's log; `truncated` when the collector cut its head off."""
+
+    source: LogSource
+    text: str
+    truncated: bool = False
+
+
+class Evidence(BaseModel):
+    captured_at: datetime | None = None
+    control_plane: str | None = None
+    clusters: list[str] = Field(default_factory=list)
+
+    jobs: list[Job] = Field(default_factory=list)
+    tasks: list[Task] = Field(default_factory=list)
+    pod_mirrors: list[PodMirror] = Field(default_factory=list)
+    rlark_nodes: list[RNode] = Field(default_factory=list)
+    leases: list[Lease] = Field(default_factory=list)
+
+    pods: list[Pod] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
+    nodes: list[Node] = Field(default_factory=list)
+    pvcs: list[PersistentVolumeClaim] = Field(default_factory=list)
+    statefulsets: list[StatefulSet] = Field(default_factory=list)
+
+    ephemeral_runners: list[EphemeralRunner] = Field(default_factory=list)
+    nodepools: list[NodePool] = Field(default_factory=list)
+    nodeclaims: list[NodeClaim] = Field(default_factory=list)
+    offloadings: list[NamespaceOffloading] = Field(default_factory=list)
+
+    logs: list[LogExcerpt] = Field(default_factory=list)
+
+    not_collected: list[str] = Field(default_factory=list, description="files or resources not present")
+    problems: list[str] = Field(default_factory=list, description="reads that failed: 403, timeout, offline")
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.problems)

@@ -1,0 +1,1 @@
+"""Named signals: facts about the evidence that a single-line regex cannot express."""

@@ -1,0 +1,35 @@
+"""Names of the signals a runbook trigger may use, with what each one means.
+
+Signals are facts a regex over one line cannot establish: stage order in the Ray wrapper's log, counts across
+pods, ages against `now`, cross-object comparisons. Each is implemented in this package.
+"""
+
+SIGNALS: dict[str, str] = {
+    "ray.wrapper-stopped": "a pod printed `RLINF_NODE_RANK:` but its main container ended before the prepare script"
+    " or the Ray steps began",
+    "ray.prepare-failed": "after `Executing prepare script...` the container failed before the Ray CLI check"
+    " (first error after the marker)",
+    "ray.waiting-for-nodes": "the Head printed `Waiting for N nodes` and never counted N (`Current node count: m`, m < N)",
+    "ray.head-unreachable": "a worker printed `Connecting to Ray head` and kept retrying without `Head is reachable`",
+    "ray.multi-head": "more than one pod printed `Executing run script...`",
+    "ray.run-script-failed": "after `Executing run script...` an error came before any training signal",
+    "spec.head-invalid": "the Job has no Head task or more than one, or the Head task's replicas is not 1",
+    "spec.selector-invalid": "a Task's nodeSelector is empty or has comma-separated values",
+    "spec.selector-cross-cluster": "a selector matches RLark Nodes in more than one cluster, or a worker runs on a"
+    " node outside its Task's cluster",
+    "spec.selector-control-plane-label": "a selector uses a label only RLark Node objects carry (rlark.io/*), so"
+    " member-cluster pods never schedule",
+    "task.unrouted": "a Task sits in namespace `default`: no Node matched, no agent will run it",
+    "task.no-worker": "a routed Task has no pods at all although it is not stopped",
+    "task.stopped": "the Job is stopped (spec.stopped or phase Stopped)",
+    "agent.disconnected": "the heartbeat Lease of a Task's cluster was not renewed for over 30 s",
+    "status.out-of-sync": "Job, Task, Pod mirror and member Pod phases disagree beyond the sync grace period",
+    "stop.workers-remain": "the Job is stopped but member pods still run beyond the grace period",
+    "worker.replaced": "one worker name was seen with several pod UIDs or IPs",
+    "pod.pull-slow": "a pod is still pulling images / initializing far beyond normal with no error",
+    "pod.pending-long": "a pod has been Pending longer than the threshold",
+    "arc.stale-runner": "an EphemeralRunner is Running without its pod, or failed runners were left behind",
+    "karpenter.nodepool-unhealthy": "a NodePool has NodeRegistrationHealthy=False or is not Ready",
+    "liqo.offloading-failed": "a NamespaceOffloading is not taken over (CreationLoopBackOff / not Ready)",
+    "risk.credentials": "the redactor found a credential in logs, spec or env",
+}
