@@ -1,0 +1,179 @@
+"""Read an evidence bundle directory into `Evidence`. Missing files are "not collected", never "none exist"."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.bundle.errors import BundleError
+from bot.bundle.files import find_list_file, load_list
+from bot.bundle.logs import split_sections
+from bot.models import (
+    EphemeralRunner,
+    Event,
+    Evidence,
+    Job,
+    KubeObject,
+    Lease,
+    LogExcerpt,
+    LogSource,
+    NamespaceOffloading,
+    Node,
+    NodeClaim,
+    NodePool,
+    PersistentVolumeClaim,
+    Pod,
+    PodMirror,
+    RNode,
+    StatefulSet,
+    Task,
+)
+
+SINGLE_CLUSTER = "default"
+
+# file stem -> (Evidence field, model). Cluster-scoped files sit in the cluster directory itself.
+CLUSTER_SCOPED: dict[str, tuple[str, type[KubeObject]]] = {
+    "nodes": ("nodes", Node),
+    "jobs.rlinf.io": ("jobs", Job),
+    "nodepools.karpenter.sh": ("nodepools", NodePool),
+    "nodeclaims.karpenter.sh": ("nodeclaims", NodeClaim),
+}
+NAMESPACED: dict[str, tuple[str, type[KubeObject]]] = {
+    "pods": ("pods", Pod),
+    "events": ("events", Event),
+    "statefulsets": ("statefulsets", StatefulSet),
+    "persistentvolumeclaims": ("pvcs", PersistentVolumeClaim),
+    "leases": ("leases", Lease),
+    "tasks.rlinf.io": ("tasks", Task),
+    "pods.rlinf.io": ("pod_mirrors", PodMirror),
+    "nodes.rlinf.io": ("rlark_nodes", RNode),
+    "ephemeralrunners.actions.github.com": ("ephemeral_runners", EphemeralRunner),
+    "namespaceoffloadings.offloading.liqo.io": ("offloadings", NamespaceOffloading),
+}
+# What a complete dump has; its absence is reported as "not collected".
+EXPECTED_CLUSTER = ("nodes",)
+EXPECTED_NAMESPACE = ("pods", "events")
+EXPECTED_CONTROL_PLANE = ("jobs.rlinf.io",)
+EXPECTED_AGENT_NAMESPACE = ("tasks.rlinf.io", "pods.rlinf.io", "nodes.rlinf.io", "leases")
+
+
+class SnapshotIndex(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    captured_at: datetime | None = Field(default=None, alias="capturedAt")
+    control_plane: str | None = Field(default=None, alias="controlPlane")
+    clusters: list[str] = Field(default_factory=list)
+
+
+def _read_index(root: Path) -> SnapshotIndex:
+    path = root / "snapshot.yaml"
+    if not path.is_file():
+        return SnapshotIndex()
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        return SnapshotIndex.model_validate(doc)
+    except yaml.YAMLError as exc:
+        raise BundleError(f"snapshot.yaml: not valid YAML: {str(exc).splitlines()[0]}") from exc
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise BundleError(f"snapshot.yaml: {where}: {err['msg']}") from exc
+
+
+def _parse_items(items: list[dict[str, Any]], model: type[KubeObject], *, cluster: str, namespace: str,
+                 display: str) -> list[KubeObject]:
+    out: list[KubeObject] = []
+    for i, item in enumerate(items):
+        try:
+            obj = model.model_validate(item)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise BundleError(f"{display}: items[{i}].{where}: {err['msg']}") from exc
+        obj.cluster = cluster
+        if namespace and not obj.metadata.namespace:
+            obj.metadata.namespace = namespace
+        out.append(obj)
+    return out
+
+
+class _Reader:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.fields: dict[str, list[Any]] = {}
+        self.logs: list[LogExcerpt] = []
+        self.not_collected: list[str] = []
+
+    def _load(self, directory: Path, stem: str, spec: tuple[str, type[KubeObject]], *, cluster: str,
+              namespace: str, expected: bool) -> None:
+        path = find_list_file(directory, stem)
+        display = str((directory / f"{stem}.json").relative_to(self.root))
+        if path is None:
+            if expected:
+                self.not_collected.append(display)
+            return
+        display = str(path.relative_to(self.root))
+        items = load_list(path, display)
+        field, model = spec
+        self.fields.setdefault(field, []).extend(
+            _parse_items(items, model, cluster=cluster, namespace=namespace, display=display))
+
+    def _read_logs(self, pod_dir: Path, cluster: str, namespace: str) -> None:
+        for fname, previous in (("logs.txt", False), ("previous-logs.txt", True)):
+            path = pod_dir / fname
+            if not path.is_file():
+                continue
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise BundleError(f"{path.relative_to(self.root)}: cannot read: {exc}") from exc
+            for container, body in split_sections(text):
+                source = LogSource(cluster=cluster, namespace=namespace, pod=pod_dir.name, container=container,
+                                   previous=previous)
+                self.logs.append(LogExcerpt(source=source, text=body))
+
+    def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
+        if not directory.is_dir():
+            self.not_collected.append(f"{directory.relative_to(self.root)}/ (cluster directory)")
+            return
+        for stem, spec in CLUSTER_SCOPED.items():
+            expected = stem in EXPECTED_CLUSTER and not control_plane or (
+                control_plane and stem in EXPECTED_CONTROL_PLANE)
+            self._load(directory, stem, spec, cluster=cluster, namespace="", expected=expected)
+        for ns_dir in sorted(p for p in directory.iterdir() if p.is_dir()):
+            namespace = ns_dir.name
+            for stem, spec in NAMESPACED.items():
+                expected = (stem in EXPECTED_NAMESPACE and not control_plane) or (
+                    control_plane and namespace.startswith("rlark-") and stem in EXPECTED_AGENT_NAMESPACE)
+                self._load(ns_dir, stem, spec, cluster=cluster, namespace=namespace, expected=expected)
+            for pod_dir in sorted(p for p in ns_dir.iterdir() if p.is_dir()):
+                self._read_logs(pod_dir, cluster, namespace)
+
+
+def read_bundle(root: Path) -> Evidence:
+    """Read everything in the bundle; raises BundleError (one line) on a corrupt file."""
+    if not root.is_dir():
+        raise BundleError(f"{root}: not a directory")
+    index = _read_index(root)
+    reader = _Reader(root)
+    if index.clusters or index.control_plane:
+        names = list(dict.fromkeys(([index.control_plane] if index.control_plane else []) + index.clusters))
+        for name in names:
+            if "/" in name or name in ("", ".", ".."):
+                raise BundleError(f"snapshot.yaml: clusters: {name!r} is not a directory name")
+            reader.read_cluster(root / name, name, control_plane=name == index.control_plane)
+    else:
+        names = [SINGLE_CLUSTER]
+        reader.read_cluster(root, SINGLE_CLUSTER, control_plane=False)
+    return Evidence(
+        captured_at=index.captured_at,
+        control_plane=index.control_plane,
+        clusters=names,
+        logs=reader.logs,
+        not_collected=reader.not_collected,
+        **reader.fields,
+    )

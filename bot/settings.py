@@ -1,0 +1,43 @@
+"""One typed settings object, built once at start (environment `RLARK_BOT_*` or a `.env` file) and passed down."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Thresholds(BaseModel):
+    """Ages and periods the signals and checks compare against `now`."""
+
+    sync_grace_seconds: int = Field(default=180, ge=0, description="Job/Task/Pod state may lag this long")
+    stop_grace_seconds: int = Field(default=300, ge=0, description="pods may keep running this long after stop")
+    heartbeat_timeout_seconds: int = Field(default=30, ge=1, description="agent Lease older than this: disconnected")
+    pending_seconds: int = Field(default=900, ge=1, description="a pod Pending longer than this raises an alert")
+    pull_slow_seconds: int = Field(default=900, ge=1, description="image pull / init without progress this long")
+    stale_runner_seconds: int = Field(default=600, ge=0, description="a Running EphemeralRunner without pod, this long")
+
+
+class CollectionBudget(BaseModel):
+    """Bounds on live collection: requests, bytes and time."""
+
+    max_concurrency: int = Field(default=8, ge=1)
+    request_timeout_seconds: float = Field(default=10.0, gt=0)
+    deadline_seconds: float = Field(default=60.0, gt=0)
+    page_size: int = Field(default=500, ge=1)
+    log_tail_lines: int = Field(default=2000, ge=1)
+    log_limit_bytes: int = Field(default=1 << 20, ge=1024)
+    max_log_pods: int = Field(default=16, ge=1)
+    retries: int = Field(default=3, ge=0)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RLARK_BOT_", env_nested_delimiter="__", env_file=".env",
+                                      extra="ignore")
+
+    control_plane_context: str | None = Field(default=None, description="kubeconfig context of the RLark kcp workspace")
+    cluster_contexts: dict[str, str] = Field(default_factory=dict, description="agent id -> kubeconfig context")
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    collection: CollectionBudget = Field(default_factory=CollectionBudget)
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    redis_url: str | None = None
