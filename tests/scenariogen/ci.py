@@ -1,0 +1,1281 @@
+"""CI-runner (GitHub ARC) scenario bundles: every `pod.*`, `ci.*` and `infra.*` case of the catalog.
+
+Run `python -m tests.scenariogen.ci` from the repository root. It (re)writes
+`tests/scenarios/{pod,ci,infra,healthy-ci}-*` and `examples/ci-runner-image-pull/`.
+Output is deterministic: fixed clock, stable UIDs, no randomness.
+
+Conventions used by these bundles (all quoted error strings come from the runner pod failure
+case reference, seed 003, or are what kubelet / the tools print verbatim):
+
+* snapshot.yaml lists one cluster directory `ci-cluster`; captured at 2026-11-20T08:00:00Z.
+* Runner pods are named like ARC names them (`<scale-set>-<hash>-runner-<suffix>`, the same name as
+  their EphemeralRunner), run the container `runner`, and are owned by the EphemeralRunner.
+* "hook" jobs (`container:` in the workflow) run in a workflow pod `<runner-pod>-workflow` created by
+  runner-container-hooks (label `runner-pod=<runner-pod>`, container `job`). The platform tees the
+  step output of such jobs into the `job` container log; the runner log then carries the runner's
+  own lines and hook errors. "direct" jobs run in the runner container and their step output is in
+  the `runner` log.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.scenariogen.common import (
+    BundleWriter,
+    condition,
+    container_status,
+    event,
+    meta,
+    running,
+    stable_uid,
+    terminated,
+    waiting,
+)
+
+Obj = dict[str, Any]
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = REPO_ROOT / "tests" / "scenarios"
+EXAMPLES = REPO_ROOT / "examples"
+
+CAPTURED = datetime(2026, 11, 20, 8, 0, 0, tzinfo=UTC)
+CAPTURED_S = "2026-11-20T08:00:00Z"
+CLUSTER = "ci-cluster"
+NS = "arc-runners"
+NPU = "huawei.com/Ascend910"
+NPU310 = "huawei.com/Ascend310P"
+SWR = "swr.cn-southwest-2.myhuaweicloud.com"
+RUNNER_IMAGE = f"{SWR}/ascend-ci/actions-runner:2.330.0"
+ARC_VERSION = "0.13.1"
+GITHUB_URL = "https://github.com/ascend-ci-org"
+PREFIXES = ("pod-", "ci-", "infra-", "healthy-ci-")
+
+
+# ---------------------------------------------------------------------------------------------
+# time
+
+
+def t(minutes_before: float) -> str:
+    """RFC3339 timestamp `minutes_before` minutes before capture."""
+    return (CAPTURED - timedelta(minutes=minutes_before)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _dt(minutes_before: float) -> datetime:
+    return CAPTURED - timedelta(minutes=minutes_before)
+
+
+def rlog(minutes_before: float, text: str) -> str:
+    """A runner listener line: `2026-11-20 07:12:03Z: Running job: ...`."""
+    return _dt(minutes_before).strftime("%Y-%m-%d %H:%M:%SZ") + ": " + text
+
+
+def runner_intro(minutes_before: float, version: str = "2.330.0") -> list[str]:
+    return ["", "√ Connected to GitHub", "", f"Current runner version: '{version}'",
+            rlog(minutes_before, "Listening for Jobs")]
+
+
+def runner_outro(minutes_before: float, job: str, result: str) -> list[str]:
+    return [rlog(minutes_before, f"Job {job} completed with result: {result}"),
+            "√ Removed .credentials", "√ Removed .runner"]
+
+
+def steplog(start_minutes_before: float, lines: Iterable[str | tuple[float, str]]) -> list[str]:
+    """GitHub job-log style lines with timestamps.
+
+    A plain string advances the clock by 0.4 s; a `(seconds, text)` tuple jumps to `seconds`
+    after the start, which is how gaps in the output are expressed.
+    """
+    start = _dt(start_minutes_before)
+    out: list[str] = []
+    offset = 0.0
+    for i, item in enumerate(lines):
+        if isinstance(item, tuple):
+            offset, text = float(item[0]), item[1]
+        else:
+            offset += 0.4
+            text = item
+        ts = start + timedelta(seconds=offset)
+        frac = (i * 1234567 + 7654321) % 10_000_000
+        out.append(ts.strftime("%Y-%m-%dT%H:%M:%S") + f".{frac:07d}Z {text}")
+    return out
+
+
+def text(lines: Iterable[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# nodes
+
+NODE_POOLS: list[tuple[str, str, int, dict[str, str], dict[str, str]]] = [
+    # (name prefix, arch, count, extra labels, capacity extras)
+    ("npu-a2", "arm64", 3, {"ascend-ci/npu-type": "a2", "accelerator": "huawei-Ascend910B"},
+     {"cpu": "192", "memory": "1584Gi", NPU: "8"}),
+    ("npu-a3", "arm64", 3, {"ascend-ci/npu-type": "a3", "accelerator": "huawei-Ascend910C",
+                            "karpenter.sh/nodepool": "npu-a3"},
+     {"cpu": "320", "memory": "1584Gi", NPU: "16"}),
+    ("npu-310p", "arm64", 2, {"ascend-ci/npu-type": "310p", "accelerator": "huawei-Ascend310P"},
+     {"cpu": "64", "memory": "256Gi", NPU310: "4"}),
+    ("cpu-x86", "amd64", 2, {"ascend-ci/pool": "cpu-x86"}, {"cpu": "32", "memory": "128Gi"}),
+    ("cpu-arm", "arm64", 2, {"ascend-ci/pool": "cpu-arm"}, {"cpu": "32", "memory": "128Gi"}),
+]
+
+
+def node_name(prefix: str, i: int) -> str:
+    return f"{prefix}-{i:02d}"
+
+
+def make_node(name: str, arch: str, labels: dict[str, str], capacity: dict[str, str], *,
+              ready: str = "True", unschedulable: bool = False, created: str = "2026-06-02T03:14:00Z",
+              annotations: dict[str, str] | None = None) -> Obj:
+    all_labels = {"kubernetes.io/arch": arch, "kubernetes.io/os": "linux", "kubernetes.io/hostname": name,
+                  "beta.kubernetes.io/arch": arch, "beta.kubernetes.io/os": "linux",
+                  "topology.kubernetes.io/region": "cn-southwest-2", **labels}
+    cap = {"ephemeral-storage": "3748223664Ki", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "pods": "110",
+           **capacity}
+    alloc = dict(cap)
+    if "cpu" in alloc:
+        alloc["cpu"] = str(int(alloc["cpu"]) - 2)
+    heartbeat = t(0.5)
+    if ready == "True":
+        conds = [
+            condition("MemoryPressure", "False", "2026-11-01T02:00:00Z", "KubeletHasSufficientMemory",
+                      "kubelet has sufficient memory available"),
+            condition("DiskPressure", "False", "2026-11-01T02:00:00Z", "KubeletHasNoDiskPressure",
+                      "kubelet has no disk pressure"),
+            condition("PIDPressure", "False", "2026-11-01T02:00:00Z", "KubeletHasSufficientPID",
+                      "kubelet has sufficient PID available"),
+            condition("Ready", "True", "2026-11-01T02:00:00Z", "KubeletReady", "kubelet is posting ready status"),
+        ]
+    else:
+        conds = [condition(c, "Unknown", t(38), "NodeStatusUnknown", "Kubelet stopped posting node status.")
+                 for c in ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")]
+        heartbeat = t(41)
+    for c in conds:
+        c["lastHeartbeatTime"] = heartbeat
+        c.pop("lastProbeTime", None)
+    spec: Obj = {"podCIDR": "", "providerID": f"huaweicloud://{stable_uid('node', name)}"}
+    taints = []
+    if unschedulable:
+        spec["unschedulable"] = True
+        taints.append({"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule",
+                       "timeAdded": t(300)})
+    if ready != "True":
+        taints.append({"key": "node.kubernetes.io/unreachable", "effect": "NoSchedule", "timeAdded": t(38)})
+        taints.append({"key": "node.kubernetes.io/unreachable", "effect": "NoExecute", "timeAdded": t(37)})
+    if taints:
+        spec["taints"] = taints
+    idx = int(name.rsplit("-", 1)[1])
+    subnet = {"npu-a2": 21, "npu-a3": 31, "npu-310p": 41, "cpu-x86": 51, "cpu-arm": 61}.get(name.rsplit("-", 1)[0], 71)
+    return {
+        "kind": "Node", "apiVersion": "v1",
+        "metadata": meta(name, None, created=created, labels=all_labels, annotations={
+            "node.alpha.kubernetes.io/ttl": "0", "volumes.kubernetes.io/controller-managed-attach-detach": "true",
+            **(annotations or {})}),
+        "spec": spec,
+        "status": {
+            "capacity": cap, "allocatable": alloc, "conditions": conds,
+            "addresses": [{"type": "InternalIP", "address": f"192.168.{subnet}.{10 + idx}"},
+                          {"type": "Hostname", "address": name}],
+            "nodeInfo": {"architecture": arch, "operatingSystem": "linux", "osImage": "EulerOS 2.0 (SP10)",
+                         "kernelVersion": "4.19.90-vhulk2211.3.0.h1543.eulerosv2r10.aarch64" if arch == "arm64"
+                         else "4.19.90-vhulk2211.3.0.h1543.eulerosv2r10.x86_64",
+                         "containerRuntimeVersion": "containerd://1.7.22", "kubeletVersion": "v1.31.6",
+                         "kubeProxyVersion": "v1.31.6", "machineID": stable_uid('machine', name).replace("-", ""),
+                         "systemUUID": stable_uid('sys', name), "bootID": stable_uid('boot', name)},
+        },
+    }
+
+
+def standard_nodes(overrides: dict[str, dict[str, Any]] | None = None) -> list[Obj]:
+    """12 nodes: 3 a2, 3 a3, 2 310P, 2 x86 CPU, 2 arm CPU. `overrides[name]` -> make_node kwargs."""
+    overrides = overrides or {}
+    out = []
+    for prefix, arch, count, labels, cap in NODE_POOLS:
+        for i in range(1, count + 1):
+            name = node_name(prefix, i)
+            out.append(make_node(name, arch, labels, cap, **overrides.get(name, {})))
+    return out
+
+
+def node_arch(name: str) -> str:
+    return "amd64" if name.startswith("cpu-x86") else "arm64"
+
+
+# ---------------------------------------------------------------------------------------------
+# pods
+
+
+def pod_uid(name: str) -> str:
+    return stable_uid(NS, name)
+
+
+def er_uid(name: str) -> str:
+    return stable_uid(NS, "EphemeralRunner", name)
+
+
+def runner_name(scale_set: str, h: str, suffix: str) -> str:
+    return f"{scale_set}-{h}-runner-{suffix}"
+
+
+def scale_set_of(runner: str) -> str:
+    return runner.split("-runner-")[0].rsplit("-", 1)[0]
+
+
+def selector_for(scale_set: str) -> dict[str, str]:
+    if "-a2-" in scale_set:
+        return {"ascend-ci/npu-type": "a2"}
+    if "-a3-" in scale_set:
+        return {"ascend-ci/npu-type": "a3"}
+    if "-310p-" in scale_set:
+        return {"ascend-ci/npu-type": "310p"}
+    if "amd64" in scale_set:
+        return {"ascend-ci/pool": "cpu-x86"}
+    return {"ascend-ci/pool": "cpu-arm"}
+
+
+def npu_count(scale_set: str) -> int:
+    tail = scale_set.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() and "cpu" not in scale_set else 0
+
+
+def npu_resource(scale_set: str) -> str:
+    return NPU310 if "-310p-" in scale_set else NPU
+
+
+def env(name: str, value: str) -> Obj:
+    return {"name": name, "value": value}
+
+
+def runner_container(*, image: str = RUNNER_IMAGE, hook: bool, novolume: bool = False,
+                     resources: Obj | None = None, extra_env: list[Obj] | None = None,
+                     command: list[str] | None = None, mounts: list[Obj] | None = None) -> Obj:
+    envs = [{"name": "ACTIONS_RUNNER_POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1",
+                                                                           "fieldPath": "metadata.name"}}}]
+    if hook:
+        hook_dir = "k8s-novolume" if novolume else "k8s"
+        envs += [env("ACTIONS_RUNNER_CONTAINER_HOOKS", f"/home/runner/{hook_dir}/index.js"),
+                 env("ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER", "true"),
+                 env("ACTIONS_RUNNER_CONTAINER_HOOK_TEMPLATE", "/home/runner/pod-templates/npu.yaml")]
+        if not novolume:
+            envs.append({"name": "ACTIONS_RUNNER_CLAIM_NAME", "value": "$(ACTIONS_RUNNER_POD_NAME)-work"})
+    envs += extra_env or []
+    vm = [{"name": "work", "mountPath": "/home/runner/_work"}] if not novolume else []
+    vm += [{"name": "pod-templates", "mountPath": "/home/runner/pod-templates", "readOnly": True}] if hook else []
+    vm += mounts or []
+    return {
+        "name": "runner", "image": image, "imagePullPolicy": "IfNotPresent",
+        "command": command or ["/home/runner/run.sh"], "env": envs,
+        "resources": resources or {"limits": {"cpu": "2", "memory": "4Gi"}, "requests": {"cpu": "500m",
+                                                                                        "memory": "1Gi"}},
+        "volumeMounts": vm, "terminationMessagePath": "/dev/termination-log",
+        "terminationMessagePolicy": "File",
+    }
+
+
+def conds_pending_unschedulable(created: str, message: str) -> list[Obj]:
+    return [condition("PodScheduled", "False", created, "Unschedulable", message)]
+
+
+def conds_creating(created: str, scheduled: str, *, initialized: bool = True) -> list[Obj]:
+    return [
+        condition("PodReadyToStartContainers", "True" if initialized else "False", scheduled),
+        condition("Initialized", "True" if initialized else "False", scheduled,
+                  "" if initialized else "ContainersNotInitialized",
+                  "" if initialized else "containers with incomplete status: [init-work]"),
+        condition("Ready", "False", scheduled, "ContainersNotReady", "containers with unready status: [{c}]"),
+        condition("ContainersReady", "False", scheduled, "ContainersNotReady", "containers with unready status: [{c}]"),
+        condition("PodScheduled", "True", created),
+    ]
+
+
+def conds_running(created: str, scheduled: str, started: str) -> list[Obj]:
+    return [
+        condition("PodReadyToStartContainers", "True", scheduled),
+        condition("Initialized", "True", scheduled),
+        condition("Ready", "True", started),
+        condition("ContainersReady", "True", started),
+        condition("PodScheduled", "True", created),
+    ]
+
+
+def conds_finished(created: str, scheduled: str, finished: str, reason: str = "PodFailed") -> list[Obj]:
+    return [
+        condition("PodReadyToStartContainers", "False", finished),
+        condition("Initialized", "True", scheduled),
+        condition("Ready", "False", finished, reason),
+        condition("ContainersReady", "False", finished, reason),
+        condition("PodScheduled", "True", created),
+    ]
+
+
+def _fill(conds: list[Obj], cname: str) -> list[Obj]:
+    for c in conds:
+        if "message" in c:
+            c["message"] = c["message"].replace("{c}", cname)
+    return conds
+
+
+def make_pod(name: str, *, created: str, containers: list[Obj], statuses: list[Obj], phase: str,
+             conditions: list[Obj], node: str | None = None, labels: dict[str, str] | None = None,
+             annotations: dict[str, str] | None = None, owner: Obj | None = None,
+             node_selector: dict[str, str] | None = None, volumes: list[Obj] | None = None,
+             init_containers: list[Obj] | None = None, init_statuses: list[Obj] | None = None,
+             start_time: str | None = None, reason: str | None = None, message: str | None = None,
+             image_pull_secrets: list[str] | None = None, service_account: str | None = None,
+             extra_spec: Obj | None = None, extra_status: Obj | None = None,
+             deletion: str | None = None) -> Obj:
+    m = meta(name, NS, created=created, labels=labels, annotations=annotations, uid=pod_uid(name))
+    if owner:
+        m["ownerReferences"] = [owner]
+    if deletion:
+        m["deletionTimestamp"] = deletion
+        m["deletionGracePeriodSeconds"] = 30
+    spec: Obj = {
+        "restartPolicy": "Never", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst",
+        "schedulerName": "default-scheduler", "serviceAccountName": service_account or "default",
+        "securityContext": {"fsGroup": 1001},
+        "tolerations": [
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute",
+             "tolerationSeconds": 300},
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute",
+             "tolerationSeconds": 300},
+        ],
+        "containers": containers,
+    }
+    if init_containers:
+        spec["initContainers"] = init_containers
+    if node_selector:
+        spec["nodeSelector"] = node_selector
+    if node:
+        spec["nodeName"] = node
+    if volumes:
+        spec["volumes"] = volumes
+    if image_pull_secrets:
+        spec["imagePullSecrets"] = [{"name": s} for s in image_pull_secrets]
+    spec.update(extra_spec or {})
+    cname = containers[0]["name"]
+    status: Obj = {"phase": phase, "conditions": _fill(conditions, cname), "qosClass": "Burstable"}
+    if node:
+        status["hostIP"] = _node_ip(node)
+        status["hostIPs"] = [{"ip": _node_ip(node)}]
+        if phase in ("Running", "Succeeded", "Failed") or statuses:
+            ip = f"172.16.{abs(hash_int(name)) % 200 + 10}.{abs(hash_int(name + 'x')) % 250 + 2}"
+            status["podIP"] = ip
+            status["podIPs"] = [{"ip": ip}]
+    if start_time:
+        status["startTime"] = start_time
+    if statuses:
+        status["containerStatuses"] = statuses
+    if init_statuses:
+        status["initContainerStatuses"] = init_statuses
+    if reason:
+        status["reason"] = reason
+    if message:
+        status["message"] = message
+    status.update(extra_status or {})
+    return {"kind": "Pod", "apiVersion": "v1", "metadata": m, "spec": spec, "status": status}
+
+
+def hash_int(s: str) -> int:
+    return int(stable_uid("h", s).replace("-", "")[:8], 16)
+
+
+def _node_ip(node: str) -> str:
+    try:
+        prefix, idx = node.rsplit("-", 1)
+        subnet = {"npu-a2": 21, "npu-a3": 31, "npu-310p": 41, "cpu-x86": 51, "cpu-arm": 61}[prefix]
+        return f"192.168.{subnet}.{10 + int(idx)}"
+    except (KeyError, ValueError):
+        return "10.0.0.2"
+
+
+def runner_labels(runner: str) -> dict[str, str]:
+    ss = scale_set_of(runner)
+    return {
+        "actions-ephemeral-runner": "True",
+        "actions.github.com/organization": "ascend-ci-org",
+        "actions.github.com/scale-set-name": ss,
+        "actions.github.com/scale-set-namespace": NS,
+        "app.kubernetes.io/component": "runner",
+        "app.kubernetes.io/part-of": "gha-runner-scale-set",
+        "app.kubernetes.io/version": ARC_VERSION,
+        "pod-template-hash": stable_uid("tmpl", ss)[:10].replace("-", ""),
+    }
+
+
+def runner_annotations(runner: str) -> dict[str, str]:
+    ss = scale_set_of(runner)
+    return {"actions.github.com/patch-id": "0", "actions.github.com/runner-group-name": "Default",
+            "actions.github.com/runner-scale-set-name": ss,
+            "actions.github.com/runner-spec-hash": stable_uid("spec", ss)[:12].replace("-", "")}
+
+
+def er_owner(runner: str) -> Obj:
+    return {"apiVersion": "actions.github.com/v1alpha1", "kind": "EphemeralRunner", "name": runner,
+            "uid": er_uid(runner), "controller": True, "blockOwnerDeletion": True}
+
+
+def runner_volumes(runner: str, *, hook: bool, novolume: bool = False, extra: list[Obj] | None = None) -> list[Obj]:
+    vols: list[Obj] = []
+    if not novolume:
+        vols.append({"name": "work", "ephemeral": {"volumeClaimTemplate": {"spec": {
+            "accessModes": ["ReadWriteOnce"], "storageClassName": "csi-disk-ssd",
+            "resources": {"requests": {"storage": "100Gi"}}}}}})
+    if hook:
+        vols.append({"name": "pod-templates", "configMap": {"name": "npu-pod-templates", "defaultMode": 420}})
+    return vols + (extra or [])
+
+
+def runner_pod(runner: str, *, created: str, phase: str, statuses: list[Obj], conditions: list[Obj],
+               node: str | None, hook: bool, novolume: bool = False, start_time: str | None = None,
+               image: str = RUNNER_IMAGE, resources: Obj | None = None, node_selector: dict[str, str] | None = None,
+               extra_env: list[Obj] | None = None, command: list[str] | None = None,
+               volumes_extra: list[Obj] | None = None, mounts: list[Obj] | None = None,
+               reason: str | None = None, message: str | None = None, extra_spec: Obj | None = None,
+               deletion: str | None = None, extra_status: Obj | None = None) -> Obj:
+    ss = scale_set_of(runner)
+    if resources is None and not hook and npu_count(ss):
+        n = str(npu_count(ss))
+        res = npu_resource(ss)
+        resources = {"limits": {"cpu": str(23 * npu_count(ss)), "memory": f"{96 * npu_count(ss)}Gi", res: n},
+                     "requests": {"cpu": str(20 * npu_count(ss)), "memory": f"{64 * npu_count(ss)}Gi", res: n}}
+    return make_pod(
+        runner, created=created, phase=phase, statuses=statuses, conditions=conditions, node=node,
+        labels=runner_labels(runner), annotations=runner_annotations(runner), owner=er_owner(runner),
+        node_selector=node_selector if node_selector is not None else selector_for(ss),
+        containers=[runner_container(image=image, hook=hook, novolume=novolume, resources=resources,
+                                     extra_env=extra_env, command=command, mounts=mounts)],
+        volumes=runner_volumes(runner, hook=hook, novolume=novolume, extra=volumes_extra),
+        start_time=start_time, reason=reason, message=message, service_account=f"{ss}-gha-rs-kube-mode",
+        extra_spec=extra_spec, deletion=deletion, extra_status=extra_status,
+    )
+
+
+def workflow_pod(runner: str, *, image: str, created: str, phase: str, statuses: list[Obj],
+                 conditions: list[Obj], node: str | None, start_time: str | None = None,
+                 resources: Obj | None = None, extra_volumes: list[Obj] | None = None,
+                 extra_mounts: list[Obj] | None = None, env_from: list[Obj] | None = None,
+                 post_start: str | None = None, node_selector: dict[str, str] | None = None,
+                 novolume: bool = False, image_pull_secrets: list[str] | None = None,
+                 reason: str | None = None, message: str | None = None, deletion: str | None = None,
+                 extra_env: list[Obj] | None = None) -> Obj:
+    ss = scale_set_of(runner)
+    n = npu_count(ss)
+    if resources is None:
+        res = npu_resource(ss)
+        resources = ({"limits": {"cpu": str(23 * n), "memory": f"{96 * n}Gi", res: str(n)},
+                      "requests": {"cpu": str(20 * n), "memory": f"{64 * n}Gi", res: str(n)}} if n else
+                     {"limits": {"cpu": "8", "memory": "32Gi"}, "requests": {"cpu": "4", "memory": "16Gi"}})
+    mounts = [] if novolume else [
+        {"name": "work", "mountPath": "/__w", "subPath": ""},
+        {"name": "work", "mountPath": "/__e", "subPath": "externals"},
+        {"name": "work", "mountPath": "/github/home", "subPath": "_temp/_github_home"},
+        {"name": "work", "mountPath": "/github/workflow", "subPath": "_temp/_github_workflow"},
+    ]
+    mounts += [{"name": "dshm", "mountPath": "/dev/shm"}] + (extra_mounts or [])
+    container: Obj = {
+        "name": "job", "image": image, "imagePullPolicy": "IfNotPresent",
+        "command": ["tail"], "args": ["-f", "/dev/null"],
+        "env": [env("GITHUB_ACTIONS", "true"), env("CI", "true"), env("HF_HUB_OFFLINE", "1"),
+                env("HF_ENDPOINT", "https://hf-mirror.ci.internal")] + (extra_env or []),
+        "resources": resources, "volumeMounts": mounts, "workingDir": "/__w",
+        "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+    }
+    if env_from:
+        container["envFrom"] = env_from
+    if post_start:
+        container["lifecycle"] = {"postStart": {"exec": {"command": ["/bin/sh", "-c", post_start]}}}
+    vols: list[Obj] = [] if novolume else [
+        {"name": "work", "persistentVolumeClaim": {"claimName": f"{runner}-work"}}]
+    vols += [{"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "1Gi"}}] + (extra_volumes or [])
+    name = f"{runner}-workflow"
+    return make_pod(
+        name, created=created, phase=phase, statuses=statuses, conditions=conditions, node=node,
+        labels={"runner-pod": runner}, annotations={"actions.github.com/runner-pod": runner},
+        node_selector=node_selector if node_selector is not None else selector_for(ss),
+        containers=[container], volumes=vols, start_time=start_time, image_pull_secrets=image_pull_secrets,
+        service_account=f"{ss}-gha-rs-kube-mode", reason=reason, message=message, deletion=deletion,
+    )
+
+
+def work_pvc(runner: str, created: str) -> Obj:
+    name = f"{runner}-work"
+    m = meta(name, NS, created=created, labels={"runner-pod": runner},
+             annotations={"pv.kubernetes.io/bind-completed": "yes",
+                          "volume.kubernetes.io/storage-provisioner": "everest-csi-provisioner"})
+    m["ownerReferences"] = [{"apiVersion": "v1", "kind": "Pod", "name": runner, "uid": pod_uid(runner),
+                             "controller": True, "blockOwnerDeletion": True}]
+    return {"kind": "PersistentVolumeClaim", "apiVersion": "v1", "metadata": m,
+            "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "csi-disk-ssd",
+                     "resources": {"requests": {"storage": "100Gi"}}, "volumeMode": "Filesystem",
+                     "volumeName": "pvc-" + stable_uid("pv", name)},
+            "status": {"phase": "Bound", "accessModes": ["ReadWriteOnce"], "capacity": {"storage": "100Gi"}}}
+
+
+def pvc(name: str, created: str, *, phase: str = "Bound", storage_class: str | None = "sfs-turbo-ci",
+        size: str = "2Ti", access: str = "ReadWriteMany") -> Obj:
+    spec: Obj = {"accessModes": [access], "resources": {"requests": {"storage": size}}, "volumeMode": "Filesystem"}
+    if storage_class is not None:
+        spec["storageClassName"] = storage_class
+    st: Obj = {"phase": phase}
+    if phase == "Bound":
+        spec["volumeName"] = "pvc-" + stable_uid("pv", name)
+        st.update({"accessModes": [access], "capacity": {"storage": size}})
+    return {"kind": "PersistentVolumeClaim", "apiVersion": "v1",
+            "metadata": meta(name, NS, created=created), "spec": spec, "status": st}
+
+
+# ---------------------------------------------------------------------------------------------
+# ARC, Karpenter, Liqo
+
+
+def ephemeral_runner(runner: str, *, created: str, phase: str | None, reason: str = "", message: str = "",
+                     failures: dict[str, str] | None = None, job: Obj | None = None, runner_id: int | None = None,
+                     ready: bool | None = None, deletion: str | None = None) -> Obj:
+    ss = scale_set_of(runner)
+    m = meta(runner, NS, created=created, uid=er_uid(runner), labels={
+        "actions.github.com/organization": "ascend-ci-org", "actions.github.com/scale-set-name": ss,
+        "actions.github.com/scale-set-namespace": NS, "app.kubernetes.io/component": "runner",
+        "app.kubernetes.io/part-of": "gha-runner-scale-set", "app.kubernetes.io/version": ARC_VERSION},
+        annotations={"actions.github.com/patch-id": "0", "actions.github.com/runner-group-name": "Default",
+                     "actions.github.com/runner-scale-set-name": ss})
+    m["finalizers"] = ["ephemeralrunner.actions.github.com/finalizer",
+                       "ephemeralrunner.actions.github.com/runner-registration-finalizer"]
+    ers_name = f"{ss}-{runner.split('-runner-')[0].rsplit('-', 1)[1]}"
+    m["ownerReferences"] = [{"apiVersion": "actions.github.com/v1alpha1", "kind": "EphemeralRunnerSet",
+                             "name": ers_name, "uid": stable_uid(NS, "EphemeralRunnerSet", ers_name),
+                             "controller": True, "blockOwnerDeletion": True}]
+    if deletion:
+        m["deletionTimestamp"] = deletion
+    status: Obj = {}
+    if phase:
+        status["phase"] = phase
+    if reason:
+        status["reason"] = reason
+    if message:
+        status["message"] = message
+    if failures:
+        status["failures"] = failures
+    if ready is not None:
+        status["ready"] = ready
+    if runner_id is not None:
+        status["runnerId"] = runner_id
+        status["runnerName"] = runner
+    if job:
+        status.update(job)
+    return {
+        "apiVersion": "actions.github.com/v1alpha1", "kind": "EphemeralRunner", "metadata": m,
+        "spec": {"githubConfigUrl": GITHUB_URL, "githubConfigSecret": f"{ss}-gha-rs-github-secret",
+                 "runnerScaleSetId": 40 + hash_int(ss) % 50,
+                 "metadata": {"labels": {"app.kubernetes.io/component": "runner"}},
+                 "spec": {"containers": [{"name": "runner", "image": RUNNER_IMAGE,
+                                          "command": ["/home/runner/run.sh"]}],
+                          "restartPolicy": "Never", "nodeSelector": selector_for(ss)}},
+        "status": status,
+    }
+
+
+def job_status(repo: str, run_id: int, request_id: int, display: str, workflow: str) -> Obj:
+    return {"jobRequestId": request_id, "jobRepositoryName": repo, "workflowRunId": run_id,
+            "jobDisplayName": display, "jobWorkflowRef": f"{repo}/.github/workflows/{workflow}@refs/heads/main",
+            "jobId": stable_uid("job", str(request_id))}
+
+
+def kcond(ctype: str, status: str, when: str, reason: str, message: str = "", gen: int = 1) -> Obj:
+    return {"type": ctype, "status": status, "lastTransitionTime": when, "reason": reason, "message": message,
+            "observedGeneration": gen}
+
+
+def nodepool(name: str, *, npu_type: str, healthy: bool, created: str = "2026-09-10T06:00:00Z",
+             unhealthy_since: str = "", nodes: int = 0) -> Obj:
+    ok = "2026-09-10T06:01:12Z"
+    if healthy:
+        conds = [kcond("ValidationSucceeded", "True", ok, "ValidationSucceeded"),
+                 kcond("NodeClassReady", "True", ok, "NodeClassReady"),
+                 kcond("NodeRegistrationHealthy", "True", ok, "NodeRegistrationHealthy"),
+                 kcond("Ready", "True", ok, "Ready")]
+    else:
+        conds = [kcond("ValidationSucceeded", "True", ok, "ValidationSucceeded"),
+                 kcond("NodeClassReady", "True", ok, "NodeClassReady"),
+                 kcond("NodeRegistrationHealthy", "False", unhealthy_since, "Unhealthy",
+                       "Failed to launch node after nodepool was updated: InsufficientCapacityError: "
+                       "no instance type available in cn-southwest-2a for the requirements"),
+                 kcond("Ready", "False", unhealthy_since, "UnhealthyDependents", "NodeRegistrationHealthy=False")]
+    per = 16 if npu_type == "a3" else 8
+    return {
+        "apiVersion": "karpenter.sh/v1", "kind": "NodePool",
+        "metadata": {**meta(name, None, created=created), "generation": 1,
+                     "annotations": {"karpenter.sh/nodepool-hash": str(hash_int(name)),
+                                     "karpenter.sh/nodepool-hash-version": "v3"}},
+        "spec": {
+            "template": {"metadata": {"labels": {"ascend-ci/npu-type": npu_type,
+                                                 "accelerator": "huawei-Ascend910C" if npu_type == "a3"
+                                                 else "huawei-Ascend910B"}},
+                         "spec": {"nodeClassRef": {"group": "karpenter.k8s.huaweicloud.com",
+                                                   "kind": "HuaweiCloudNodeClass", "name": f"{name}-class"},
+                                  "requirements": [
+                                      {"key": "kubernetes.io/arch", "operator": "In", "values": ["arm64"]},
+                                      {"key": "node.kubernetes.io/instance-type", "operator": "In",
+                                       "values": [f"physical.kat2e.48xlarge.{per}.{npu_type}"]},
+                                      {"key": "topology.kubernetes.io/zone", "operator": "In",
+                                       "values": ["cn-southwest-2a"]},
+                                      {"key": "karpenter.sh/capacity-type", "operator": "In",
+                                       "values": ["on-demand"]}],
+                                  "expireAfter": "720h"}},
+            "disruption": {"consolidationPolicy": "WhenEmpty", "consolidateAfter": "30m", "budgets": [
+                {"nodes": "10%"}]},
+            "limits": {NPU: "128"},
+        },
+        "status": {"conditions": conds, "nodeClassObservedGeneration": 1,
+                   "resources": {"cpu": str(320 * nodes), "memory": f"{1584 * nodes}Gi", NPU: str(per * nodes),
+                                 "nodes": str(nodes), "pods": str(110 * nodes)}},
+    }
+
+
+def nodeclaim(name: str, pool: str, *, created: str, launched: bool, message: str = "",
+              node: str | None = None) -> Obj:
+    if launched:
+        conds = [kcond(c, "True", created, c) for c in ("Launched", "Registered", "Initialized", "Ready")]
+        st: Obj = {"conditions": conds, "nodeName": node, "providerID": f"huaweicloud://{stable_uid('node', node or '')}",
+                   "capacity": {"cpu": "320", "memory": "1584Gi", NPU: "16"}}
+    else:
+        conds = [kcond("Launched", "False", created, "LaunchFailed", message),
+                 kcond("Registered", "Unknown", created, "AwaitingReconciliation", "object is awaiting reconciliation"),
+                 kcond("Initialized", "Unknown", created, "AwaitingReconciliation", "object is awaiting reconciliation"),
+                 kcond("Ready", "False", created, "UnhealthyDependents", "Launched=False")]
+        st = {"conditions": conds}
+    return {
+        "apiVersion": "karpenter.sh/v1", "kind": "NodeClaim",
+        "metadata": {**meta(name, None, created=created, labels={"karpenter.sh/nodepool": pool,
+                                                                 "kubernetes.io/arch": "arm64"}),
+                     "ownerReferences": [{"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "name": pool,
+                                          "uid": stable_uid("", pool), "blockOwnerDeletion": True}]},
+        "spec": {"nodeClassRef": {"group": "karpenter.k8s.huaweicloud.com", "kind": "HuaweiCloudNodeClass",
+                                  "name": f"{pool}-class"},
+                 "requirements": [{"key": "karpenter.sh/nodepool", "operator": "In", "values": [pool]},
+                                  {"key": "node.kubernetes.io/instance-type", "operator": "In",
+                                   "values": ["physical.kat2e.48xlarge.16.a3"]}],
+                 "resources": {"requests": {"cpu": "160", "memory": "768Gi", NPU: "16", "pods": "3"}},
+                 "expireAfter": "720h"},
+        "status": st,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# scenario container
+
+
+class Scenario:
+    def __init__(self, name: str, description: str, target: str) -> None:
+        self.name = name
+        self.description = description
+        self.target = target
+        self.expect: Obj = {}
+        self.nodes: list[Obj] = standard_nodes()
+        self.pods: list[Obj] = []
+        self.events: list[Obj] = []
+        self.default_events: list[Obj] | None = None
+        self.pvcs: list[Obj] | None = None
+        self.ers: list[Obj] | None = None
+        self.nodepools: list[Obj] | None = None
+        self.nodeclaims: list[Obj] | None = None
+        self.offloadings: list[Obj] | None = None
+        self.logs: dict[str, dict[str, str]] = {}
+        self.prev_logs: dict[str, dict[str, str]] = {}
+        self.captured = CAPTURED_S
+
+    # -- events -------------------------------------------------------------------------------
+    def ev(self, obj: str, reason: str, message: str, first: float, last: float | None = None, *,
+           warn: bool = False, count: int = 1, component: str = "kubelet", host: str = "",
+           kind: str = "Pod", uid: str | None = None) -> None:
+        self.events.append(event(
+            NS, kind=kind, name=obj, uid=uid or (pod_uid(obj) if kind == "Pod" else stable_uid(NS, kind, obj)),
+            reason=reason, message=message, first=t(first), last=t(last if last is not None else first),
+            etype="Warning" if warn else "Normal", count=count, component=component, host=host))
+
+    def scheduled(self, pod: str, node: str, at: float) -> None:
+        self.ev(pod, "Scheduled", f"Successfully assigned {NS}/{pod} to {node}", at, component="default-scheduler")
+
+    def started(self, pod: str, node: str, image: str, at: float, container: str, *, pull_secs: float = 0) -> None:
+        if pull_secs:
+            self.ev(pod, "Pulling", f'Pulling image "{image}"', at, host=node)
+            d = f"{int(pull_secs // 60)}m{pull_secs % 60:.3f}s" if pull_secs >= 60 else f"{pull_secs:.3f}s"
+            self.ev(pod, "Pulled", f'Successfully pulled image "{image}" in {d} ({d} including waiting). '
+                                   f'Image size: {1843210000 + hash_int(image) % 900000000} bytes.',
+                    at - pull_secs / 60, host=node)
+        else:
+            self.ev(pod, "Pulled", f'Container image "{image}" already present on machine', at, host=node)
+        self.ev(pod, "Created", f"Created container: {container}", at - 0.02, host=node)
+        self.ev(pod, "Started", f"Started container {container}", at - 0.03, host=node)
+
+    # -- output --------------------------------------------------------------------------------
+    def write(self, root: Path, *, with_expect: bool = True) -> None:
+        if root.exists():
+            shutil.rmtree(root)
+        bundle = root / "bundle" if with_expect else root
+        w = BundleWriter(bundle)
+        w.snapshot_yaml(self.captured, None, [CLUSTER])
+        c = CLUSTER
+        w.write_list(f"{c}/nodes.json", "NodeList", self.nodes)
+        w.write_list(f"{c}/{NS}/pods.json", "PodList", self.pods)
+        w.write_list(f"{c}/{NS}/events.json", "EventList", sorted(self.events, key=_event_key))
+        if self.default_events is not None:
+            w.write_list(f"{c}/default/events.json", "EventList", sorted(self.default_events, key=_event_key))
+        if self.pvcs is not None:
+            w.write_list(f"{c}/{NS}/persistentvolumeclaims.json", "PersistentVolumeClaimList", self.pvcs)
+        if self.ers is not None:
+            w.write_list(f"{c}/{NS}/ephemeralrunners.actions.github.com.json", "EphemeralRunnerList", self.ers,
+                         "actions.github.com/v1alpha1")
+        if self.nodepools is not None:
+            w.write_list(f"{c}/nodepools.karpenter.sh.json", "NodePoolList", self.nodepools, "karpenter.sh/v1")
+        if self.nodeclaims is not None:
+            w.write_list(f"{c}/nodeclaims.karpenter.sh.json", "NodeClaimList", self.nodeclaims, "karpenter.sh/v1")
+        if self.offloadings is not None:
+            w.write_list(f"{c}/{NS}/namespaceoffloadings.offloading.liqo.io.json", "NamespaceOffloadingList",
+                         self.offloadings, "offloading.liqo.io/v1beta1")
+        for pod, containers in sorted(self.logs.items()):
+            w.write_logs(c, NS, pod, containers)
+        for pod, containers in sorted(self.prev_logs.items()):
+            w.write_logs(c, NS, pod, containers, previous=True)
+        if with_expect:
+            doc: Obj = {"description": self.description, "target": self.target, "namespace": NS}
+            for key in ("first", "includes", "excludes", "last_stage", "healthy", "incomplete", "checks"):
+                if key in self.expect:
+                    doc[key] = self.expect[key]
+            (root / "expect.yaml").write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120),
+                                              encoding="utf-8")
+
+
+def _event_key(e: Obj) -> tuple[str, str]:
+    return (e["lastTimestamp"], e["metadata"]["name"])
+
+
+SCENARIO_FUNCS: list[Callable[[], Scenario]] = []
+
+
+def scenario(fn: Callable[[], Scenario]) -> Callable[[], Scenario]:
+    SCENARIO_FUNCS.append(fn)
+    return fn
+
+
+def expect(s: Scenario, first: str | None = None, *, includes: list[str] | None = None,
+           excludes: list[str] | None = None, last_stage: str | None = None, healthy: bool | None = None,
+           checks: Obj | None = None) -> Scenario:
+    if first:
+        s.expect["first"] = first
+    if includes:
+        s.expect["includes"] = includes
+    if excludes:
+        s.expect["excludes"] = excludes
+    if last_stage:
+        s.expect["last_stage"] = last_stage
+    if healthy is not None:
+        s.expect["healthy"] = healthy
+    if checks is not None:
+        s.expect["checks"] = checks
+    return s
+
+
+def obj_ref(kind: str, name: str, namespace: str = NS) -> str:
+    return f"{CLUSTER}/{namespace}/{kind}/{name}"
+
+
+# ---------------------------------------------------------------------------------------------
+# a whole runner job (the common case: pods exist, containers started)
+
+REPO_VLLM = "vllm-project/vllm-ascend"
+REPO_SGL = "sgl-project/sglang"
+REPO_AREAL = "inclusionAI/AReaL"
+REPO_CI = "ascend-ci-org/ascend-gha-runners"
+REPO_VERL = "volcengine/verl"
+
+VLLM_IMAGE = f"{SWR}/ascend-ci/vllm-ascend:main-a2"
+CANN_IMAGE = f"{SWR}/ascend-ci/cann:8.3.rc1-910b-ubuntu22.04-py3.11"
+
+
+def add_job(s: Scenario, runner: str, *, node: str, hook: bool, job: str, repo: str, run_id: int,
+            workflow: str = "ci.yaml", job_image: str = VLLM_IMAGE, created: float = 60.0,
+            steps: list[str] | None = None, result: str | None = None, end: float = 1.0,
+            runner_lines: list[str] | None = None, runner_tail: list[str] | None = None,
+            job_state: Obj | None = None, job_phase: str = "Running", runner_state: Obj | None = None,
+            runner_phase: str | None = None, novolume: bool = False, with_wf: bool = True,
+            job_restarts: int = 0, post_start: str | None = None, wf_extra_volumes: list[Obj] | None = None,
+            wf_extra_mounts: list[Obj] | None = None, runner_version: str = "2.330.0",
+            er_phase: str | None = None) -> None:
+    """Runner pod (+ workflow pod) that were scheduled and started; logs, events, ER, PVC.
+
+    `steps` are the job-log lines (see `steplog`); they land in the `job` log for hook jobs and in the
+    `runner` log for direct jobs. `result` is the GitHub job result printed by the runner, None while the
+    job is still running. `end` is minutes before capture when the job ended.
+    """
+    ss = scale_set_of(runner)
+    sched = created - 0.02
+    r_started = created - 0.3
+    w_created = created - 1.2
+    w_started = created - 2.0
+    ident = job
+    rl = runner_intro(r_started - 0.1, runner_version) + [rlog(r_started - 0.15, f"Running job: {ident}")]
+    rl += runner_lines or []
+    if not hook:
+        rl += steps or []
+    if result:
+        rl += runner_outro(end, ident, result)
+    rl += runner_tail or []
+    # runner pod
+    if runner_state is None:
+        if result is None:
+            runner_state = running(t(r_started))
+        elif result == "Succeeded":
+            runner_state = terminated(0, "Completed", t(r_started), t(end - 0.05))
+        else:
+            runner_state = terminated(1, "Error", t(r_started), t(end - 0.05))
+    rphase = runner_phase or ("Running" if "running" in runner_state else
+                              "Succeeded" if runner_state.get("terminated", {}).get("exitCode") == 0 else "Failed")
+    if rphase == "Running":
+        rconds = conds_running(t(created), t(sched), t(r_started - 0.01))
+    else:
+        rconds = conds_finished(t(created), t(sched), t(end - 0.05),
+                                "PodCompleted" if rphase == "Succeeded" else "PodFailed")
+    s.pods.append(runner_pod(runner, created=t(created), phase=rphase, node=node, hook=hook, novolume=novolume,
+                             start_time=t(sched), conditions=rconds,
+                             statuses=[container_status("runner", RUNNER_IMAGE, runner_state)]))
+    s.scheduled(runner, node, sched)
+    s.started(runner, node, RUNNER_IMAGE, r_started, "runner")
+    s.logs[runner] = {"runner": text(rl)}
+    # ephemeral runner
+    s.ers = (s.ers or []) + [ephemeral_runner(
+        runner, created=t(created + 0.01), phase=er_phase or rphase, ready=rphase == "Running",
+        runner_id=200000 + hash_int(runner) % 90000,
+        job=job_status(repo, run_id, 9_000_000 + hash_int(runner) % 999_999, job, workflow))]
+    if not novolume and hook:
+        s.pvcs = (s.pvcs or []) + [work_pvc(runner, t(created))]
+    if hook and with_wf:
+        wname = f"{runner}-workflow"
+        if job_state is None:
+            job_state = running(t(w_started))
+        if job_phase == "Running" and "running" in job_state:
+            wconds = conds_running(t(w_created), t(w_created - 0.01), t(w_started - 0.01))
+        else:
+            wconds = conds_finished(t(w_created), t(w_created - 0.01), t(end))
+        last = None
+        if job_restarts:
+            last = terminated(137, "Error", t(w_started + 1), t(w_started + 0.5))
+        s.pods.append(workflow_pod(runner, image=job_image, created=t(w_created), phase=job_phase, node=node,
+                                   start_time=t(w_created - 0.01), conditions=wconds, novolume=novolume,
+                                   post_start=post_start, extra_volumes=wf_extra_volumes,
+                                   extra_mounts=wf_extra_mounts,
+                                   statuses=[container_status("job", job_image, job_state, last_state=last,
+                                                              restarts=job_restarts)]))
+        s.scheduled(wname, node, w_created - 0.01)
+        s.started(wname, node, job_image, w_started, "job", pull_secs=0)
+        if steps:
+            s.logs[wname] = {"job": text(steps)}
+
+
+def checkout_steps(repo: str, sha: str) -> list[str]:
+    return [
+        "##[group]Run actions/checkout@v4",
+        "with:",
+        f"  repository: {repo}",
+        "  fetch-depth: 1",
+        "##[endgroup]",
+        "Syncing repository: " + repo,
+        "##[group]Getting Git version info",
+        "git version 2.43.0",
+        "##[endgroup]",
+        f"/usr/bin/git -c protocol.version=2 fetch --no-tags --prune --no-recurse-submodules --depth=1 origin "
+        f"+{sha}:refs/remotes/origin/main",
+        f"From https://github.com/{repo}",
+        f" * [new ref]         {sha} -> origin/main",
+        f"HEAD is now at {sha[:7]} [CI] Bump torch-npu to 2.7.1 (#4410)",
+    ]
+
+
+def pip_noise() -> list[str]:
+    return [
+        "Looking in indexes: http://cache-service.nginx-pypi-cache.svc.cluster.local/pypi/simple",
+        "Requirement already satisfied: pip in /usr/local/python3.11.13/lib/python3.11/site-packages (25.2)",
+        "Requirement already satisfied: numpy<2.0 in /usr/local/python3.11.13/lib/python3.11/site-packages (1.26.4)",
+        "Requirement already satisfied: pyyaml in /usr/local/python3.11.13/lib/python3.11/site-packages (6.0.2)",
+        "WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with "
+        "the system package manager, possibly rendering your system unusable. It is recommended to use a virtual "
+        "environment instead: https://pip.pypa.io/warnings/venv. Use the --root-user-action option if you know "
+        "what you are doing and want to suppress this warning.",
+    ]
+
+
+def post_job_noise() -> list[str]:
+    return [
+        "##[group]Run actions/upload-artifact@v4",
+        "with:",
+        "  name: test-logs",
+        "  path: /tmp/logs",
+        "  if-no-files-found: warn",
+        "##[endgroup]",
+        "With the provided path, there will be 3 files uploaded",
+        "Artifact name is valid!",
+        "Root directory input is valid!",
+        "Beginning upload of artifact content to blob storage",
+        "Uploaded bytes 48213",
+        "Finished uploading artifact content to blob storage!",
+        "Artifact test-logs.zip successfully finalized. Artifact ID 4598812231",
+        "Post job cleanup.",
+        "Cleaning up orphan processes",
+    ]
+
+
+GIT_SHA = "9f3c2a71be04d85e6a1c0f42d7b3e98a15c6d204"
+
+
+# ---------------------------------------------------------------------------------------------
+# building blocks for pods that never got their job container running
+
+
+def runner_running_hook(s: Scenario, runner: str, *, node: str, created: float, job: str, repo: str, run_id: int,
+                        workflow: str = "ci.yaml", lines: list[str] | None = None, result: str | None = None,
+                        end: float = 1.0) -> None:
+    """A runner pod that started and handed its job to a workflow pod (built by the caller)."""
+    add_job(s, runner, node=node, hook=True, job=job, repo=repo, run_id=run_id, workflow=workflow,
+            created=created, runner_lines=lines, result=result, end=end, with_wf=False)
+
+
+def hook_wait_error(wname: str, phase: str = "Pending") -> list[str]:
+    return [
+        f"##[error]Error: pod failed to come online with error: Error: Pod {wname} is unhealthy with phase status "
+        f"{phase}",
+        "##[error]Executing the custom container implementation failed. Please contact your self hosted runner "
+        "administrator.",
+    ]
+
+
+def pending_workflow(s: Scenario, runner: str, *, node: str, image: str, created: float, state: Obj,
+                     initialized: bool = True, **kw: Any) -> str:
+    wname = f"{runner}-workflow"
+    s.pods.append(workflow_pod(runner, image=image, created=t(created), phase="Pending", node=node,
+                               start_time=t(created - 0.01),
+                               conditions=conds_creating(t(created), t(created - 0.01), initialized=initialized),
+                               statuses=[container_status("job", image, state)], **kw))
+    s.scheduled(wname, node, created - 0.01)
+    return wname
+
+
+def pull_failure_events(s: Scenario, pod: str, node: str, image: str, message: str, first: float,
+                        count: int = 6) -> None:
+    s.ev(pod, "Pulling", f'Pulling image "{image}"', first, first - 0.2 * count, count=count, host=node)
+    s.ev(pod, "Failed", f'Failed to pull image "{image}": {message}', first - 0.02, first - 0.2 * count - 0.02,
+         warn=True, count=count, host=node)
+    s.ev(pod, "Failed", "Error: ErrImagePull", first - 0.03, first - 0.2 * count - 0.03, warn=True, count=count,
+         host=node)
+    s.ev(pod, "BackOff", f'Back-off pulling image "{image}"', first - 0.05, 0.3, count=count * 9, host=node)
+    s.ev(pod, "Failed", "Error: ImagePullBackOff", first - 0.06, 0.3, warn=True, count=count * 9, host=node)
+
+
+# ---------------------------------------------------------------------------------------------
+# pod.image.*
+
+
+@scenario
+def pod_image_invalid_name() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "rq8ts", "4mhbw")
+    wname = f"{runner}-workflow"
+    image = f"{SWR}/ascend-ci/vllm-ascend:v0.11.0rc1 -a2"
+    s = Scenario("pod-image-invalid-name",
+                 "The workflow pod's job container stays Waiting with InvalidImageName because the container.image "
+                 "in the workflow has a space in the tag, so the image name itself must be fixed.", f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-a2-02", created=14, job="e2e-test (a2-1)", repo=REPO_VLLM,
+                        run_id=19384456120)
+    msg = (f'Failed to apply default image tag "{image}": couldn\'t parse image name "{image}": '
+           "invalid reference format")
+    pending_workflow(s, runner, node="npu-a2-02", image=image, created=12, state=waiting("InvalidImageName", msg))
+    s.ev(wname, "InspectFailed", msg, 11.9, 0.4, warn=True, count=58, host="npu-a2-02")
+    s.ev(wname, "Failed", "Error: InvalidImageName", 11.9, 0.4, warn=True, count=58, host="npu-a2-02")
+    return expect(s, "pod.image.invalid-name", excludes=["pod.image.pull-failed"], last_stage="scheduled")
+
+
+@scenario
+def pod_image_pull_failed_not_found() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-4", "b7xkq", "z2p9d")
+    wname = f"{runner}-workflow"
+    image = f"{SWR}/ascend-ci/vllm-ascend:v0.13.0-a2"
+    s = Scenario("pod-image-pull-failed-not-found",
+                 "The runner handed its job to a workflow pod whose image tag v0.13.0-a2 does not exist, so the "
+                 "workflow pod loops in ErrImagePull/ImagePullBackOff and the runner gives up waiting for it.",
+                 f"pod/{runner}")
+    msg = (f'rpc error: code = NotFound desc = failed to pull and unpack image "{image}": failed to resolve '
+           f'reference "{image}": {image}: not found')
+    runner_running_hook(s, runner, node="npu-a2-01", created=16, job="multicard-test (a2-4)", repo=REPO_VLLM,
+                        run_id=19384470002, lines=hook_wait_error(wname), result="Failed", end=2)
+    pending_workflow(s, runner, node="npu-a2-01", image=image, created=15,
+                     state=waiting("ImagePullBackOff", f'Back-off pulling image "{image}": ErrImagePull: {msg}'))
+    pull_failure_events(s, wname, "npu-a2-01", image, msg, 14.9)
+    return expect(s, "pod.image.pull-failed", excludes=["pod.image.pull-unauthorized", "pod.image.invalid-name"])
+
+
+def image_pull_runner_scenario(name: str, runner: str, image: str, *, with_expect: bool = True) -> Scenario:
+    s = Scenario(name,
+                 "The runner pod itself cannot start because its runner image tag 2.331.0 was never pushed to the "
+                 "mirror registry, so kubelet reports ErrImagePull/ImagePullBackOff and the EphemeralRunner never "
+                 "registers with GitHub.", f"runner/{runner}")
+    node = "npu-a2-03"
+    msg = (f'rpc error: code = NotFound desc = failed to pull and unpack image "{image}": failed to resolve '
+           f'reference "{image}": {image}: not found')
+    s.pods.append(runner_pod(
+        runner, created=t(23), phase="Pending", node=node, hook=True, start_time=t(22.98), image=image,
+        conditions=conds_creating(t(23), t(22.98)),
+        statuses=[container_status("runner", image, waiting("ImagePullBackOff",
+                                                            f'Back-off pulling image "{image}"'))]))
+    s.scheduled(runner, node, 22.98)
+    pull_failure_events(s, runner, node, image, msg, 22.9, count=8)
+    s.ers = [ephemeral_runner(runner, created=t(23.01), phase="Pending", ready=False)]
+    # A healthy sibling runner of the same scale set, on the old image, for contrast.
+    other = runner_name("linux-aarch64-a2-1", runner.split("-runner-")[0].rsplit("-", 1)[1], "k4w8n")
+    add_job(s, other, node="npu-a2-01", hook=True, job="unit-test (a2-1)", repo=REPO_VLLM, run_id=19384488771,
+            created=95, with_wf=False, result="Succeeded", end=70)
+    return expect(s, "pod.image.pull-failed", excludes=["pod.image.pull-unauthorized"], last_stage="scheduled")
+
+
+@scenario
+def pod_image_pull_failed_runner_image() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "m5cq2", "s8v3r")
+    return image_pull_runner_scenario("pod-image-pull-failed-runner-image", runner,
+                                      f"{SWR}/ascend-ci/actions-runner:2.331.0")
+
+
+@scenario
+def pod_image_pull_failed_no_credential() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-16", "d2hvn", "q6tjx")
+    wname = f"{runner}-workflow"
+    image = "docker.io/ascendai/sglang-internal:nightly-a3"
+    s = Scenario("pod-image-pull-failed-no-credential",
+                 "The workflow uses a private Docker Hub image but the pod has no imagePullSecret, so containerd "
+                 "reports pull access denied / insufficient_scope (no credential at all, not a 401 from a changed "
+                 "registry) and the pod sits in ImagePullBackOff.", f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-a3-02", created=21, job="nightly-a3 (deepseek-v3)", repo=REPO_SGL,
+                        run_id=19384512345)
+    msg = (f'rpc error: code = Unknown desc = failed to pull and unpack image "{image}": failed to resolve '
+           f'reference "{image}": pull access denied, repository does not exist or may require authorization: '
+           "server message: insufficient_scope: authorization failed")
+    pending_workflow(s, runner, node="npu-a3-02", image=image, created=20,
+                     state=waiting("ImagePullBackOff", f'Back-off pulling image "{image}": ErrImagePull: {msg}'))
+    pull_failure_events(s, wname, "npu-a3-02", image, msg, 19.9)
+    return expect(s, "pod.image.pull-failed", last_stage="scheduled")
+
+
+@scenario
+def pod_image_pull_unauthorized() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "v9wl4", "h3nfc")
+    wname = f"{runner}-workflow"
+    image = "swr.cn-north-4.myhuaweicloud.com/ascend-ci/vllm-ascend:nightly-ci-main-a5"
+    s = Scenario("pod-image-pull-unauthorized",
+                 "The repository switched its image to another SWR region (cn-north-4) for which the runner's pull "
+                 "secret has no rights, so the pull fails with failed to authorize ... 401 Unauthorized; the 401 is "
+                 "the specific cause, the generic pull failure only follows from it.", f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-a2-03", created=18, job="nightly (a5-smoke)", repo=REPO_VLLM,
+                        run_id=19384533310, workflow="nightly_a5.yaml")
+    msg = (f'rpc error: code = Unknown desc = failed to pull and unpack image "{image}": failed to resolve '
+           f'reference "{image}": failed to authorize: failed to fetch anonymous token: unexpected status: '
+           "401 Unauthorized")
+    pending_workflow(s, runner, node="npu-a2-03", image=image, created=17, image_pull_secrets=["swr-pull-secret"],
+                     state=waiting("ImagePullBackOff", f'Back-off pulling image "{image}": ErrImagePull: {msg}'))
+    pull_failure_events(s, wname, "npu-a2-03", image, msg, 16.9)
+    return expect(s, "pod.image.pull-unauthorized", last_stage="scheduled")
+
+
+@scenario
+def pod_image_mirror_not_synced() -> Scenario:
+    runner = runner_name("linux-aarch64-cpu-16", "xw7pn", "g5d2m")
+    image_ref = f"{SWR}/ascend-ci/vllm-ascend/vllm-ascend:v0.28.0-fd81546-a3"
+    s = Scenario("pod-image-mirror-not-synced",
+                 "An image build fails with failed to resolve source metadata ... not found because the base image "
+                 "source moved (quay.io/ascend -> quay.io/atlas-ci) and the SWR redirect path was not updated, so the "
+                 "mirror mapping must be synced; this is not a BuildKit cache problem.", f"pod/{runner}")
+    steps = steplog(38, checkout_steps(REPO_VLLM, GIT_SHA) + [
+        "##[group]Run docker buildx build -f Dockerfile.a3 -t vllm-ascend-ci:pr-4410 .",
+        "#0 building with \"builder-a3\" instance using remote driver",
+        "#1 [internal] load build definition from Dockerfile.a3",
+        "#1 transferring dockerfile: 2.91kB done",
+        "#1 DONE 0.0s",
+        f"#2 [internal] load metadata for {image_ref}",
+        f"#2 ERROR: {image_ref}: not found",
+        "#3 [internal] load .dockerignore",
+        "#3 transferring context: 312B done",
+        "#3 DONE 0.0s",
+        "------",
+        f" > [internal] load metadata for {image_ref}:",
+        "------",
+        "Dockerfile.a3:17",
+        "--------------------",
+        f"  15 |     ARG BASE_IMAGE={image_ref}",
+        "  16 |     ",
+        "  17 | >>> FROM ${BASE_IMAGE}",
+        "--------------------",
+        f"ERROR: failed to solve: {image_ref}: failed to resolve source metadata for {image_ref}: "
+        f"{image_ref}: not found",
+        "##[error]Process completed with exit code 1.",
+        "Post job cleanup.",
+    ])
+    add_job(s, runner, node="cpu-arm-01", hook=False, job="build-image (a3)", repo=REPO_VLLM, run_id=19384550021,
+            workflow="image_build.yaml", created=40, steps=steps, result="Failed", end=36)
+    return expect(s, "pod.image.mirror-not-synced", excludes=["ci.build.buildkit-cache"])
+
+
+@scenario
+def pod_image_pull_slow() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-8", "p4kzs", "c7fqw")
+    wname = f"{runner}-workflow"
+    image = "ghcr.io/inclusionai/areal_npu:v1.0.5-a2"
+    s = Scenario("pod-image-pull-slow",
+                 "The workflow pod has been pulling an uncached ghcr.io image for 52 minutes without any error "
+                 "(Pulling event, no Pulled, ContainerCreating), so GitHub shows Initialize containers stuck; use "
+                 "the ghcr mirror or sync the image to SWR.", f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-a2-02", created=54, job="e2e-npu (a2-8)", repo=REPO_AREAL,
+                        run_id=19384577777, workflow="test_npu.yml")
+    pending_workflow(s, runner, node="npu-a2-02", image=image, created=53, state=waiting("ContainerCreating"))
+    s.ev(wname, "Pulling", f'Pulling image "{image}"', 52.9, host="npu-a2-02")
+    return expect(s, "pod.image.pull-slow", excludes=["pod.image.pull-failed"], last_stage="scheduled")
+
+
+# ---------------------------------------------------------------------------------------------
+# pod.container.*
+
+
+@scenario
+def pod_container_config_error_secret() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "f3ncx", "w2r7b")
+    s = Scenario("pod-container-config-error-secret",
+                 "The runner pod references a Secret hf-token-a2 that does not exist in arc-runners, so its runner "
+                 "container stays in CreateContainerConfigError and never starts.", f"pod/{runner}")
+    node = "npu-a2-01"
+    extra = [{"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf-token-a2", "key": "token"}}}]
+    s.pods.append(runner_pod(runner, created=t(9), phase="Pending", node=node, hook=True, start_time=t(8.98),
+                             extra_env=extra, conditions=conds_creating(t(9), t(8.98)),
+                             statuses=[container_status("runner", RUNNER_IMAGE, waiting(
+                                 "CreateContainerConfigError", 'secret "hf-token-a2" not found'))]))
+    s.scheduled(runner, node, 8.98)
+    s.ev(runner, "Pulled", f'Container image "{RUNNER_IMAGE}" already present on machine', 8.9, 0.2, count=44,
+         host=node)
+    s.ev(runner, "Failed", 'Error: secret "hf-token-a2" not found', 8.9, 0.2, warn=True, count=44, host=node)
+    s.ers = [ephemeral_runner(runner, created=t(9.01), phase="Pending", ready=False)]
+    return expect(s, "pod.container.config-error", last_stage="scheduled")
+
+
+@scenario
+def pod_container_config_error_configmap() -> Scenario:
+    runner = runner_name("linux-aarch64-310p-1", "n8dkt", "v5xh2")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-container-config-error-configmap",
+                 "The hook pod template injects envFrom a ConfigMap pip-mirror-conf that was never created, so the "
+                 "workflow pod's job container is stuck in CreateContainerConfigError.", f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-310p-01", created=12, job="310p-test", repo=REPO_VLLM,
+                        run_id=19384601234, workflow="vllm_ascend_test_310p.yaml")
+    pending_workflow(s, runner, node="npu-310p-01", image=VLLM_IMAGE.replace("main-a2", "main-310p"), created=11,
+                     env_from=[{"configMapRef": {"name": "pip-mirror-conf"}}],
+                     state=waiting("CreateContainerConfigError", 'configmap "pip-mirror-conf" not found'))
+    s.ev(wname, "Pulled", f'Container image "{VLLM_IMAGE.replace("main-a2", "main-310p")}" already present on '
+                          "machine", 10.9, 0.3, count=51, host="npu-310p-01")
+    s.ev(wname, "Failed", 'Error: configmap "pip-mirror-conf" not found', 10.9, 0.3, warn=True, count=51,
+         host="npu-310p-01")
+    return expect(s, "pod.container.config-error", last_stage="scheduled")
+
+
+NPU_HOOK = "npu-smi info &> /dev/null; for i in $(seq 1 30); do npu-smi info -t health -i 0 && break; sleep 2; done"
+
+
+@scenario
+def pod_container_poststart_killed_drain() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "t6hjd", "x9c4k")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-container-poststart-killed-drain",
+                 "The job container dies with exit 137 right after start, but it is the postStart hook (bash '&>' run "
+                 "by dash, npu-smi left holding the exec pipes, containerd drain timeout 2s) that made kubelet kill "
+                 "it; GitHub's 'Likely OOM' hint is misleading and nothing was OOMKilled.", f"pod/{runner}")
+    lines = [
+        f"##[error]Error: failed to start the container: container \"job\" in pod {wname}: Error (exit code 137). "
+        "Likely OOM",
+        "##[error]Error: pod failed to come online with error: Error: Pod " + wname +
+        " is unhealthy with phase status Failed",
+        "##[error]Executing the custom container implementation failed. Please contact your self hosted runner "
+        "administrator.",
+    ]
+    add_job(s, runner, node="npu-a2-02", hook=True, job="e2e-test (a2-1)", repo=REPO_VLLM, run_id=19384620001,
+            created=8, runner_lines=lines, result="Failed", end=5.5, post_start=NPU_HOOK, job_phase="Failed",
+            job_state=terminated(137, "Error", t(6.0), t(5.95)), steps=None)
+    pod_s = f"{wname}_{NS}({pod_uid(wname)})"
+    drain = (f"Exec lifecycle hook ([/bin/sh -c {NPU_HOOK}]) for Container \"job\" in Pod \"{pod_s}\" failed - "
+             "error: rpc error: code = Unknown desc = failed to exec in container: failed to drain exec process "
+             f"\"{stable_uid('exec', wname).replace('-', '')}\" io: failed to drain exec process io in 2s, "
+             "message: \"\"")
+    s.ev(wname, "FailedPostStartHook", drain, 5.97, warn=True, host="npu-a2-02")
+    s.ev(wname, "Killing", "FailedPostStartHook", 5.96, host="npu-a2-02")
+    return expect(s, "pod.container.poststart-killed", excludes=["pod.run.oom-killed"])
+
+
+@scenario
+def pod_container_poststart_killed_exit137() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-2", "h2mfa", "r8p3z")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-container-poststart-killed-exit137",
+                 "FailedPostStartHook reports the postStart command exited with 137 and kubelet then killed the job "
+                 "container (exit 137, reason Error, not OOMKilled, memory far below its limit), so the fix is the "
+                 "hook script, not the memory limit.", f"pod/{wname}")
+    add_job(s, runner, node="npu-a3-01", hook=True, job="accuracy-test (a3-2)", repo=REPO_VLLM, run_id=19384621111,
+            job_image=VLLM_IMAGE.replace("main-a2", "main-a3"), created=10, result="Failed", end=7,
+            runner_lines=hook_wait_error(wname, "Failed"), post_start=NPU_HOOK, job_phase="Failed",
+            job_state=terminated(137, "Error", t(8.0), t(7.9)))
+    pod_s = f"{wname}_{NS}({pod_uid(wname)})"
+    msg = (f"Exec lifecycle hook ([/bin/sh -c {NPU_HOOK}]) for Container \"job\" in Pod \"{pod_s}\" failed - "
+           f"error: command '/bin/sh -c {NPU_HOOK}' exited with 137: , message: \"\"")
+    s.ev(wname, "FailedPostStartHook", msg, 7.92, warn=True, host="npu-a3-01")
+    s.ev(wname, "Killing", "FailedPostStartHook", 7.91, host="npu-a3-01")
+    return expect(s, "pod.container.poststart-killed", excludes=["pod.run.oom-killed"], last_stage="containers-started")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def build_example() -> None:
+    runner = runner_name("linux-aarch64-a2-1", "kq7xv", "x7k2p")
+    s = image_pull_runner_scenario("ci-runner-image-pull", runner, f"{SWR}/ascend-ci/actions-runner:2.331.0")
+    root = EXAMPLES / "ci-runner-image-pull"
+    s.write(root, with_expect=False)
+    (root / "README.md").write_text(
+        "# Example: CI runner pod stuck in ImagePullBackOff\n\n"
+        "A GitHub ARC runner pod in namespace `arc-runners` of cluster `ci-cluster` "
+        f"(`{runner}`, the pod of the EphemeralRunner of the same name) cannot start because its runner "
+        "image `actions-runner:2.331.0` was never pushed to the SWR mirror: kubelet reports `ErrImagePull` with "
+        "`not found`, then `ImagePullBackOff`, and the EphemeralRunner stays `Pending` without ever registering "
+        "with GitHub, so jobs for `linux-aarch64-a2-1` wait for a runner. The bundle (captured 2026-11-20T08:00:00Z) "
+        "holds the nodes, pods, events, PVCs, the EphemeralRunner custom resources and the logs of a healthy sibling "
+        "runner; try `rlark-bot diagnose runner/" + runner + " --snapshot examples/ci-runner-image-pull` "
+        "(or `pod/" + runner + "`), which should answer `pod.image.pull-failed`.\n",
+        encoding="utf-8")
+
+
+def main() -> None:
+    SCENARIOS.mkdir(parents=True, exist_ok=True)
+    names: set[str] = set()
+    for fn in SCENARIO_FUNCS:
+        s = fn()
+        assert s.name.startswith(PREFIXES), s.name
+        assert s.name not in names, s.name
+        names.add(s.name)
+        s.write(SCENARIOS / s.name)
+    # Remove stale directories of ours that no scenario produces any more.
+    for d in sorted(SCENARIOS.iterdir()):
+        if d.is_dir() and d.name.startswith(PREFIXES) and d.name not in names:
+            shutil.rmtree(d)
+    build_example()
+    print(f"wrote {len(names)} scenarios and examples/ci-runner-image-pull")
+
+
+if __name__ == "__main__":
+    main()
