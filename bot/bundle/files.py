@@ -26,10 +26,7 @@ def load_list(path: Path, display: str) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as exc:
         raise BundleError(f"{display}: cannot read: {exc}") from exc
     try:
-        if path.suffix == ".json":
-            doc = json.loads(raw)
-        else:
-            doc = yaml.safe_load(raw)
+        doc: Any = json.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
     except json.JSONDecodeError as exc:
         raise BundleError(f"{display}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
     except yaml.YAMLError as exc:
@@ -39,7 +36,7 @@ def load_list(path: Path, display: str) -> list[dict[str, Any]]:
     kind = doc.get("kind", "")
     if kind and not str(kind).endswith("List"):
         raise BundleError(f"{display}: kind {kind!r} is not a List")
-    items = doc["items"]
+    items: list[dict[str, Any]] = doc["items"]
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise BundleError(f"{display}: items[{i}] is not an object")

@@ -141,7 +141,7 @@ class _Reader:
             self.not_collected.append(f"{directory.relative_to(self.root)}/ (cluster directory)")
             return
         for stem, spec in CLUSTER_SCOPED.items():
-            expected = stem in EXPECTED_CLUSTER and not control_plane or (
+            expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
                 control_plane and stem in EXPECTED_CONTROL_PLANE)
             self._load(directory, stem, spec, cluster=cluster, namespace="", expected=expected)
         for ns_dir in sorted(p for p in directory.iterdir() if p.is_dir()):

@@ -9,7 +9,8 @@ SIGNALS: dict[str, str] = {
     " or the Ray steps began",
     "ray.prepare-failed": "after `Executing prepare script...` the container failed before the Ray CLI check"
     " (first error after the marker)",
-    "ray.waiting-for-nodes": "the Head printed `Waiting for N nodes` and never counted N (`Current node count: m`, m < N)",
+    "ray.waiting-for-nodes": "the Head printed `Waiting for N nodes` and never counted N"
+    " (`Current node count: m`, m < N)",
     "ray.head-unreachable": "a worker printed `Connecting to Ray head` and kept retrying without `Head is reachable`",
     "ray.multi-head": "more than one pod printed `Executing run script...`",
     "ray.run-script-failed": "after `Executing run script...` an error came before any training signal",

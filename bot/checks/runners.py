@@ -1,0 +1,39 @@
+"""EphemeralRunners that hold a runner slot without doing work (infra.arc.stale-runner)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.checks.alerts import Alert, object_ref
+from bot.models import EphemeralRunner, Evidence
+from bot.settings import Thresholds
+
+FAILED_PHASES = ("Failed",)
+
+
+def _pods_collected(ev: Evidence, runner: EphemeralRunner) -> bool:
+    """Without the namespace's pod list, "no pod" cannot be told from "not collected"."""
+    missing = f"{runner.namespace}/pods.json"
+    return not any(entry.endswith(missing) for entry in ev.not_collected)
+
+
+def stale_runners(ev: Evidence, now: datetime, thresholds: Thresholds,
+                  runners: list[EphemeralRunner] | None = None) -> list[Alert]:
+    alerts: list[Alert] = []
+    pods = {(p.cluster, p.namespace, p.name) for p in ev.pods}
+    for er in ev.ephemeral_runners if runners is None else runners:
+        st = er.status
+        created = er.metadata.creation_timestamp
+        ref = object_ref(er, "EphemeralRunner")
+        if st.phase == "Running" and (er.cluster, er.namespace, er.name) not in pods and _pods_collected(ev, er):
+            if created is not None and (now - created).total_seconds() < thresholds.stale_runner_seconds:
+                continue
+            job = f" for {st.job_repository_name} run {st.workflow_run_id}" if st.job_repository_name else ""
+            alerts.append(Alert(check="stale-runner", case="infra.arc.stale-runner", object=ref, severity="warning",
+                                since=created, summary=f"Running{job} but its pod {er.name} is gone"))
+        elif st.phase in FAILED_PHASES or st.reason == "TooManyPodFailures":
+            detail = st.reason or st.message or "failed"
+            failures = f", {len(st.failures)} pod failures" if st.failures else ""
+            alerts.append(Alert(check="stale-runner", case="infra.arc.stale-runner", object=ref, severity="warning",
+                                since=created, summary=f"{st.phase or 'Failed'} ({detail}{failures}) and left behind"))
+    return alerts

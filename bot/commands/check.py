@@ -1,0 +1,36 @@
+"""`rlark-bot check`: run every scheduled check once and print the alerts."""
+
+from __future__ import annotations
+
+import argparse
+
+from bot.checks import run_checks
+from bot.commands.common import EXIT_OK, CommandError, load_snapshot, parse_now, resolve_now, write_out
+from bot.render import render_checks
+from bot.settings import Settings
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("check", help="run every scheduled check once")
+    p.add_argument("--snapshot", metavar="DIR", help="evidence bundle to check")
+    p.add_argument("--kubeconfig", metavar="FILE")
+    p.add_argument("--context", metavar="CTX")
+    p.add_argument("--now", metavar="RFC3339")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    now = parse_now(args.now)
+    settings = Settings()
+    if not args.snapshot:
+        try:
+            from bot.commands.live import collect_all
+        except ImportError as exc:
+            raise CommandError("check needs --snapshot DIR (live checks are not available in this build)") from exc
+        evidence = collect_all(kubeconfig=args.kubeconfig, context=args.context, settings=settings)
+    else:
+        evidence = load_snapshot(args.snapshot)
+    alerts = run_checks(evidence, resolve_now(now, evidence), settings.thresholds)
+    write_out(render_checks(alerts, args.format))
+    return EXIT_OK

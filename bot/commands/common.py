@@ -1,0 +1,53 @@
+"""What the commands share: exit codes, time parsing, loading evidence from a bundle."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.bundle import BundleError, read_bundle
+from bot.models import Evidence, parse_time
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
+
+
+class CommandError(Exception):
+    """A one-line reason for the user, with the exit status to use."""
+
+    def __init__(self, message: str, status: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def parse_now(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    parsed = parse_time(text)
+    if parsed is None:
+        raise CommandError(f"--now {text!r} is not an RFC3339 time (e.g. 2026-11-20T08:00:00Z)", EXIT_USAGE)
+    return parsed
+
+
+def load_snapshot(path: str) -> Evidence:
+    try:
+        return read_bundle(Path(path))
+    except BundleError as exc:
+        raise CommandError(f"cannot read snapshot {path}: {exc}") from exc
+
+
+def resolve_now(explicit: datetime | None, evidence: Evidence) -> datetime:
+    return explicit or evidence.captured_at or datetime.now(UTC)
+
+
+def write_out(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def add_source_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--snapshot", metavar="DIR", help="read an evidence bundle instead of a live cluster")
+    p.add_argument("--kubeconfig", metavar="FILE", help="kubeconfig for live mode")
+    p.add_argument("--context", metavar="CTX", help="kubeconfig context of the RLark control plane (or the cluster)")
+    p.add_argument("--namespace", "-n", metavar="NS", default="", help="namespace of a pod or runner target")

@@ -1,0 +1,123 @@
+"""The pure diagnosis: evidence + runbook + now -> ranked findings. No I/O; time is an argument."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.diagnose.facts import first_error, gather_facts
+from bot.diagnose.logscan import LogMatcher
+from bot.diagnose.match import match_trigger, prefilter_all
+from bot.diagnose.rank import rank
+from bot.diagnose.result import Diagnosis, Finding
+from bot.diagnose.scope import PodCtx, Scope, scope_evidence
+from bot.models import Evidence, Target, TargetKind
+from bot.runbook.schema import STAGES, Case, Runbook
+from bot.settings import Thresholds
+from bot.signals.base import EvidenceItem, Hit, SignalContext
+from bot.signals.registry import REGISTRY
+from bot.signals.stages import INDEX, job_last_stage
+
+MAX_EVIDENCE = 6
+
+
+_MATCHERS: dict[int, tuple[Runbook, LogMatcher]] = {}
+
+
+def _matcher(runbook: Runbook) -> LogMatcher:
+    """Compiling every log pattern is the costly part of start-up: do it once per runbook."""
+    cached = _MATCHERS.get(id(runbook))
+    if cached is None or cached[0] is not runbook:
+        cached = (runbook, LogMatcher(t.log for c in runbook.cases.values() for t in c.when if t.log is not None))
+        _MATCHERS[id(runbook)] = cached
+    return cached[1]
+
+
+def _signal_hits(name: str, sc: SignalContext) -> list[Hit]:
+    if name not in sc.cache:
+        sc.cache[name] = REGISTRY[name](sc)
+    return sc.cache[name]
+
+
+def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
+               candidates: dict[int, dict[str, int]], others: list[PodCtx]) -> list[Hit]:
+    hits: list[Hit] = []
+    for trigger in case.when:
+        if trigger.signal is not None:
+            hits.extend(_signal_hits(trigger.signal, sc))
+            continue
+        for ctx in scope.pods + others:
+            hit = match_trigger(trigger, ctx, matcher, candidates)
+            if hit is not None:
+                hits.append(hit)
+    return hits
+
+
+def _finding(case: Case, hits: list[Hit]) -> Finding:
+    static = INDEX[case.fails_at]
+    # One hit per pod (the first trigger that fired there), head and earliest stage first.
+    per_pod: dict[str, Hit] = {}
+    loose: list[Hit] = []
+    for h in hits:
+        if h.pod is None:
+            loose.append(h)
+        else:
+            per_pod.setdefault(h.pod, h)
+    ordered = loose + sorted(per_pod.values(), key=lambda h: max(static, h.stage or static))
+    evidence = []
+    for h in ordered:
+        for item in h.evidence:
+            if item not in evidence:
+                evidence.append(item)
+    stage = min(max(static, h.stage if h.stage is not None else static) for h in ordered)
+    when = min((h.when for h in ordered if h.when is not None), default=None)
+    if len(evidence) > MAX_EVIDENCE:
+        extra = len(evidence) - MAX_EVIDENCE
+        evidence = evidence[:MAX_EVIDENCE]
+        evidence.append(EvidenceItem("", f"… and {extra} more"))
+    return Finding(case=case, evidence=evidence, pods=sorted(per_pod), stage=stage, when=when)
+
+
+def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook) -> None:
+    """A case that explains another on the same pod removes the other's hits there."""
+    for case_id, hits in list(matched.items()):
+        pods = {h.pod for h in hits if h.pod is not None}
+        case = runbook.cases[case_id]
+        for ref in case.supersedes:
+            if ref in matched:
+                matched[ref] = [h for h in matched[ref] if h.pod is None or h.pod not in pods]
+    for case_id in [c for c, h in matched.items() if not h]:
+        del matched[case_id]
+
+
+def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Target,
+             thresholds: Thresholds | None = None) -> Diagnosis:
+    scope = scope_evidence(evidence, target)
+    diag = Diagnosis(target=target, found=scope.found, where=scope.where, now=now,
+                     problems=list(evidence.problems), not_collected=list(evidence.not_collected))
+    if not scope.found:
+        return diag
+    sc = SignalContext(scope=scope, now=now, thresholds=thresholds or Thresholds())
+    matcher = _matcher(runbook)
+    candidates = prefilter_all(matcher, [v for c in scope.pods for v in c.logs])
+    orphan_events = [PodCtx(name=target.name, cluster="", namespace="", events=scope.events)] if scope.events else []
+    matched: dict[str, list[Hit]] = {}
+    for case in runbook.cases.values():
+        hits = _case_hits(case, scope, sc, matcher, candidates, orphan_events)
+        if hits:
+            matched[case.id] = hits
+    _drop_superseded(matched, runbook)
+    diag.findings = rank([_finding(runbook.cases[c], h) for c, h in matched.items()])
+    diag.last_stage = job_last_stage(scope)
+    diag.first_error = first_error(scope)
+    diag.facts = gather_facts(scope)
+    if target.kind is TargetKind.JOB:
+        diag.target_cluster = evidence.control_plane or (scope.job.cluster if scope.job else "")
+    elif scope.pods:
+        diag.target_namespace, diag.target_cluster = scope.pods[0].namespace, scope.pods[0].cluster
+    elif scope.runners:
+        diag.target_namespace, diag.target_cluster = scope.runners[0].namespace, scope.runners[0].cluster
+    return diag
+
+
+def stage_name(index: int) -> str:
+    return STAGES[index]

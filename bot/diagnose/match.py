@@ -1,0 +1,148 @@
+"""Evaluate runbook triggers against one pod's evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.diagnose.logscan import LogMatcher
+from bot.diagnose.scope import PodCtx
+from bot.models import ContainerState
+from bot.runbook.schema import ContainerCond, EventCond, LogCond, PodCond, Trigger
+from bot.signals.base import EvidenceItem, Hit, clip, log_item
+from bot.signals.markers import LogView
+from bot.signals.stages import INDEX, pod_stage, reached_at
+
+LAST = len(INDEX) - 1
+
+
+@dataclass(frozen=True)
+class _State:
+    kind: str
+    reason: str
+    message: str
+    exit_code: int | None
+
+
+def _describe(state: ContainerState) -> _State | None:
+    if state.terminated is not None:
+        t = state.terminated
+        return _State("terminated", t.reason, t.message, t.exit_code)
+    if state.waiting is not None:
+        return _State("waiting", state.waiting.reason, state.waiting.message, None)
+    if state.running is not None:
+        return _State("running", "", "", None)
+    return None
+
+
+def _state_ok(cond: ContainerCond, st: _State) -> bool:
+    if cond.state is not None and st.kind != cond.state:
+        return False
+    if cond.reason is not None and not cond.reason.search(st.reason):
+        return False
+    if cond.message is not None and not cond.message.search(st.message):
+        return False
+    if cond.exit_codes is not None and st.exit_code not in cond.exit_codes:
+        return False
+    return cond.nonzero_exit is None or (st.exit_code is not None and (st.exit_code != 0) == cond.nonzero_exit)
+
+
+def match_container(cond: ContainerCond, ctx: PodCtx) -> EvidenceItem | None:
+    if ctx.pod is None:
+        return None
+    for status, init in ctx.pod.all_statuses():
+        if cond.init is not None and cond.init != init:
+            continue
+        if cond.name is not None and not cond.name.search(status.name):
+            continue
+        if cond.min_restarts is not None and status.restart_count < cond.min_restarts:
+            continue
+        for label, state in (("", status.state), ("last state ", status.last_state)):
+            st = _describe(state)
+            if st is None or not _state_ok(cond, st):
+                continue
+            parts = [f"{label}{st.kind}", st.reason]
+            if st.exit_code is not None:
+                parts.append(f"exit code {st.exit_code}")
+            if status.restart_count:
+                parts.append(f"{status.restart_count} restarts")
+            text = ", ".join(p for p in parts if p) + (f": {clip(st.message)}" if st.message else "")
+            return EvidenceItem(f"{ctx.key}:{status.name}", text)
+    return None
+
+
+def match_pod(cond: PodCond, ctx: PodCtx) -> EvidenceItem | None:
+    if ctx.pod is not None:
+        phase, reason, message = ctx.pod.status.phase, ctx.pod.status.reason, ctx.pod.status.message
+    elif ctx.mirror is not None:
+        phase, reason, message = ctx.mirror.status.phase, "", ctx.mirror.status.message
+    else:
+        return None
+    if cond.phase is not None and not cond.phase.search(phase):
+        return None
+    if cond.reason is not None and not cond.reason.search(reason):
+        return None
+    if cond.message is not None and not cond.message.search(message):
+        return None
+    detail = ", ".join(p for p in (phase, reason) if p) + (f": {clip(message)}" if message else "")
+    return EvidenceItem(ctx.key, f"pod {detail}")
+
+
+def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
+    for ev in sorted(ctx.events, key=lambda e: (e.when is None, e.when)):
+        if ev.involved_object.kind != cond.kind or not cond.reason.search(ev.reason):
+            continue
+        if cond.type is not None and ev.type != cond.type:
+            continue
+        if cond.message is not None and not cond.message.search(ev.message):
+            continue
+        count = f" (x{ev.count})" if ev.count and ev.count > 1 else ""
+        return EvidenceItem(ev.ref(), f"{ev.type or 'Event'} {ev.reason}{count}: {clip(ev.message)}")
+    return None
+
+
+def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
+              candidates: dict[int, dict[str, int]]) -> tuple[EvidenceItem, int | None] | None:
+    for view in ctx.logs:
+        if cond.container is not None and not cond.container.search(view.excerpt.source.container):
+            continue
+        pos = matcher.first_match(cond, view, candidates.get(id(view), {}))
+        if pos is None:
+            continue
+        stage = reached_at(view.markers, pos) + 1 if view.markers.any else None
+        return log_item(view, pos), stage
+    return None
+
+
+def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
+                  candidates: dict[int, dict[str, int]]) -> Hit | None:
+    items: list[EvidenceItem] = []
+    stage: int | None = None
+    if trigger.container is not None:
+        item = match_container(trigger.container, ctx)
+        if item is None:
+            return None
+        items.append(item)
+    if trigger.pod is not None:
+        item = match_pod(trigger.pod, ctx)
+        if item is None:
+            return None
+        items.append(item)
+    if trigger.event is not None:
+        item = match_event(trigger.event, ctx)
+        if item is None:
+            return None
+        items.append(item)
+    if trigger.log is not None:
+        found = match_log(trigger.log, ctx, matcher, candidates)
+        if found is None:
+            return None
+        items.append(found[0])
+        stage = found[1]
+    if stage is None and trigger.log is None and ctx.main_log is not None and ctx.main_log.markers.any:
+        reached = pod_stage(ctx)
+        stage = None if reached is None else min(reached + 1, LAST)
+    return Hit(items, pod=ctx.key, stage=stage)
+
+
+def prefilter_all(matcher: LogMatcher, views: list[LogView]) -> dict[int, dict[str, int]]:
+    return {id(v): matcher.prefilter(v) for v in views}

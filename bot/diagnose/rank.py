@@ -1,0 +1,42 @@
+"""Order findings so the first one answers "what is wrong, and what do I do next".
+
+Safety first, always. Then real failures before informational notes, the earliest failing stage before
+later ones (a worker that cannot reach the Head is explained by the Head that never scheduled), a case that
+another matched case explains after it, catch-alls after specific cases, then severity and time. A
+credential found in the evidence goes right after the failure cause, or first when nothing failed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.diagnose.result import SEVERITY_ORDER, Finding
+
+FAILURE_SEVERITIES = ("critical", "error", "warning")
+_NEVER = datetime.max.replace(tzinfo=UTC)
+
+
+def _key(f: Finding) -> tuple[int, int, int, int, int, int, datetime, str]:
+    return (
+        0 if f.case.safety else 1,
+        0 if f.severity in FAILURE_SEVERITIES else 1,
+        f.stage,
+        1 if f.demoted else 0,
+        1 if f.case.generic else 0,
+        SEVERITY_ORDER[f.severity],
+        f.when or _NEVER,
+        f.id,
+    )
+
+
+def rank(findings: list[Finding]) -> list[Finding]:
+    explained = {ref for f in findings for ref in f.case.supersedes}
+    for f in findings:
+        f.demoted = f.id in explained
+    risks = sorted((f for f in findings if f.case.category == "risk"), key=_key)
+    others = sorted((f for f in findings if f.case.category != "risk"), key=_key)
+    lead = [f for f in others[:1] if f.case.safety]
+    rest = others[len(lead):]
+    if rest and rest[0].severity in FAILURE_SEVERITIES:
+        return lead + rest[:1] + risks + rest[1:]
+    return lead + risks + rest

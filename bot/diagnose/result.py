@@ -1,0 +1,103 @@
+"""What a diagnosis says: ranked findings, how far the job got, the first error, facts for a ticket."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.models import Target
+from bot.runbook.schema import Case
+from bot.signals.base import EvidenceItem
+
+SEVERITY_ORDER = {"critical": 0, "error": 1, "warning": 2, "info": 3}
+
+
+@dataclass
+class Finding:
+    case: Case
+    evidence: list[EvidenceItem]
+    pods: list[str]
+    stage: int
+    when: datetime | None = None
+    demoted: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.case.id
+
+    @property
+    def severity(self) -> str:
+        return self.case.severity
+
+
+@dataclass(frozen=True)
+class FirstError:
+    source: str
+    line: int | None
+    text: str
+    context: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PodFact:
+    name: str
+    cluster: str
+    task: str
+    role: str
+    phase: str
+    node: str
+    ip: str
+    image: str
+    message: str
+    restarts: int
+
+
+@dataclass(frozen=True)
+class TaskFact:
+    name: str
+    role: str
+    cluster: str
+    phase: str
+    message: str
+    replicas: int | None
+    node_selector: str
+
+
+@dataclass
+class Facts:
+    """What an admin ticket asks for, gathered from the evidence (redacted later, at render time)."""
+
+    job_phase: str = ""
+    started: datetime | None = None
+    ended: datetime | None = None
+    stopped: bool = False
+    tasks: list[TaskFact] = field(default_factory=list)
+    pods: list[PodFact] = field(default_factory=list)
+    clusters: list[str] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+    storage_classes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Diagnosis:
+    target: Target
+    found: bool
+    where: str
+    now: datetime
+    findings: list[Finding] = field(default_factory=list)
+    last_stage: str = "submitted"
+    first_error: FirstError | None = None
+    facts: Facts = field(default_factory=Facts)
+    problems: list[str] = field(default_factory=list)
+    not_collected: list[str] = field(default_factory=list)
+    target_namespace: str = ""
+    target_cluster: str = ""
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.problems)
+
+    @property
+    def healthy(self) -> bool:
+        return not any(f.severity in ("critical", "error") for f in self.findings)

@@ -1,0 +1,79 @@
+"""Render through jinja2, then redact: nothing leaves as a plain str."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+
+from bot.checks.alerts import Alert
+from bot.diagnose.result import Diagnosis
+from bot.redact import Redactor, SafeText, default_redactor
+from bot.render.report import build_report, contract_json
+
+FORMATS = ("text", "markdown", "json", "ticket")
+_MARK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("bot.render", "templates"), autoescape=False,
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["dt"] = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ") if d else "-"
+    return env
+
+
+def _scrub(value: Any, redactor: Redactor) -> Any:
+    """Redact every string inside a JSON-able structure, before it is serialised."""
+    if isinstance(value, str):
+        return str(redactor.redact(value).text)
+    if isinstance(value, list):
+        return [_scrub(v, redactor) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v, redactor) for k, v in value.items()}
+    return value
+
+
+def redaction_counts(text: str) -> Counter[str]:
+    """How many values the shown text has masked, by kind (masked upstream or here, counted once)."""
+    return Counter(_MARK.findall(text))
+
+
+def _summary(counts: Mapping[str, int], lang: str) -> str:
+    total = sum(counts.values())
+    kinds = ", ".join(f"{k} x{n}" for k, n in sorted(counts.items()))
+    if lang == "zh":
+        return f"已脱敏 {total} 处" + (f"（{kinds}）" if total else "")
+    return f"redacted {total} value(s)" + (f" ({kinds})" if total else "")
+
+
+def render_diagnosis(diag: Diagnosis, fmt: str, lang: str = "en", redactor: Redactor | None = None) -> SafeText:
+    redactor = redactor or default_redactor()
+    report = build_report(diag, lang)
+    if fmt == "json":
+        doc = _scrub(contract_json(report), redactor)
+        doc["redactions"] = sum(redaction_counts(json.dumps(doc, ensure_ascii=False)).values())
+        return redactor.redact(json.dumps(doc, ensure_ascii=False, indent=2) + "\n").text
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    body = _env().get_template(f"{fmt}.j2").render(r=report)
+    safe = redactor.redact(body).text
+    footer = redactor.redact(_summary(redaction_counts(safe), lang) + "\n").text
+    return redactor.safe_join([safe, footer])
+
+
+def render_checks(alerts: list[Alert], fmt: str, redactor: Redactor | None = None) -> SafeText:
+    redactor = redactor or default_redactor()
+    if fmt == "json":
+        doc = {"alerts": [{"check": a.check, "key": a.key, "case": a.case, "object": a.object, "severity": a.severity,
+                           "since": a.since.strftime("%Y-%m-%dT%H:%M:%SZ") if a.since else None,
+                           "summary": a.summary} for a in alerts]}
+        return redactor.redact(json.dumps(_scrub(doc, redactor), ensure_ascii=False, indent=2) + "\n").text
+    body = _env().get_template("checks.j2").render(alerts=alerts)
+    return redactor.redact(body).text

@@ -1,0 +1,203 @@
+"""The Ray wrapper's progress markers in a container log, and the first error line.
+
+RLark replaces the `main` container's command with a wrapper script that prints fixed lines in a fixed
+order (CONTRACT §1). Their positions tell how far a pod got; the first error after the last marker tells
+what stopped it. Logs can be large, so markers are located with `str.find` and line numbers are computed
+only for the handful of positions that matter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from bot.models import LogExcerpt
+from bot.redact import Detection, default_redactor
+
+RANK = "RLINF_NODE_RANK:"
+PREPARE = "Executing prepare script..."
+CLI_MISSING = "Error: Ray CLI is not found"
+WAITING_NODES = re.compile(r"Waiting for (\d+) nodes to join the Ray cluster")
+NODE_COUNT = re.compile(r"Current node count: (\d+)")
+CHECK_FAILED = "Warning: Ray cluster check failed, proceeding anyway."
+READY = "Ray cluster is ready. Printing cluster information:"
+CONNECTING = "Connecting to Ray head at "
+WAIT_HEAD = "Waiting for head to be reachable at "
+REACHABLE = "Head is reachable at "
+RUN = "Executing run script..."
+WORKER_EXIT = re.compile(r"Ray worker process exited with code (-?\d+)")
+
+# Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
+ERROR_LINE = re.compile(
+    r"(?i)(?:\b(?:error|errno|exception|traceback|fatal|panic|failed|failure|killed|aborted|abort|denied|"
+    r"refused|timed out|timeout|cannot|could not|unable to|not found|segmentation fault|core dumped)\b|"
+    r"\bE\d{4} \d\d:\d\d|^\s*\w+(?:\.\w+)*(?:Error|Exception):)"
+)
+BENIGN = re.compile(
+    r"(?i)\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?[ _-]?(?:rate|count|s)?\s*[=:]\s*0(?:\.0+)?\b|"
+    r"error_rate|_error\b|\berror_\w+|ignore_errors|on_error|errors='|--ignore-errors|"
+    r"requirement already satisfied|^\s*(?:warning|info|debug)\b|\[warning\]|\bwarn(?:ing)?:|"
+    r"if .* fails|will retry|retrying|fallback|Timeout\w*=|timeout=\d|timeout_s|"
+    r"^\s*(?:#|//)"
+)
+
+
+def is_error_line(line: str) -> bool:
+    return bool(ERROR_LINE.search(line)) and not BENIGN.search(line)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    number: int  # 1-based
+    text: str
+
+
+@dataclass
+class LogView:
+    """One container log with lazily located markers."""
+
+    excerpt: LogExcerpt
+    _line_cache: dict[int, int] = field(default_factory=dict, repr=False)
+
+    @property
+    def text(self) -> str:
+        return self.excerpt.text
+
+    def find(self, needle: str, start: int = 0) -> int:
+        return self.text.find(needle, start)
+
+    def rfind(self, needle: str) -> int:
+        return self.text.rfind(needle)
+
+    def has(self, needle: str) -> bool:
+        return needle in self.text
+
+    @cached_property
+    def detections(self) -> list[Detection]:
+        """Credentials in this log, found on the whole text so values spanning lines (PEM) are caught."""
+        return default_redactor().scan(self.text)
+
+    def _masked(self, start: int, end: int) -> str:
+        """text[start:end] with every detected credential replaced, so evidence lines never carry one."""
+        text = self.text
+        out: list[str] = []
+        cursor = start
+        for det in self.detections:
+            if det.end <= start or det.start >= end:
+                continue
+            out.append(text[cursor:max(det.start, start)])
+            out.append(f"[REDACTED:{det.kind}]")
+            cursor = min(max(det.end, cursor), end)
+        out.append(text[cursor:end])
+        return "".join(out)
+
+    def line_at(self, pos: int) -> LogLine:
+        """The whole line containing character offset `pos`, credentials masked."""
+        text = self.text
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        if pos not in self._line_cache:
+            self._line_cache[pos] = text.count("\n", 0, start) + 1
+        return LogLine(self._line_cache[pos], self._masked(start, end).rstrip("\r"))
+
+    def context(self, pos: int, before: int = 3, after: int = 3) -> list[LogLine]:
+        """The line at `pos` with a few lines around it (for tickets)."""
+        text = self.text
+        start = text.rfind("\n", 0, pos) + 1
+        first = self.line_at(pos).number
+        lines: list[LogLine] = []
+        s = start
+        for _ in range(before):
+            if s == 0:
+                break
+            s = text.rfind("\n", 0, s - 1) + 1
+        e = start
+        for _ in range(after + 1):
+            nxt = text.find("\n", e)
+            if nxt < 0:
+                e = len(text)
+                break
+            e = nxt + 1
+        chunk = self._masked(s, e).splitlines()
+        begin = first - text.count("\n", s, start)
+        for i, line in enumerate(chunk):
+            lines.append(LogLine(begin + i, line))
+        return lines
+
+    def first_error(self, start: int = 0, end: int | None = None) -> int | None:
+        """Offset of the first error-looking line in [start, end), skipping benign noise."""
+        text = self.text
+        stop = len(text) if end is None else end
+        for m in ERROR_LINE.finditer(text, start, stop):
+            line = self.line_at(m.start())
+            if not BENIGN.search(line.text):
+                return m.start()
+        return None
+
+    @cached_property
+    def markers(self) -> Markers:
+        return Markers.scan(self)
+
+
+@dataclass(frozen=True)
+class Markers:
+    rank: int | None
+    prepare: int | None
+    cli_missing: int | None
+    waiting: int | None
+    expected_nodes: int | None
+    last_count: int | None
+    check_failed: int | None
+    ready: int | None
+    connecting: int | None
+    wait_head_attempts: int
+    wait_head_last: int | None
+    reachable: int | None
+    run: int | None
+    worker_exit: int | None
+    worker_exit_code: int | None
+
+    @property
+    def any(self) -> bool:
+        return self.rank is not None
+
+    @property
+    def is_head(self) -> bool:
+        return self.waiting is not None or self.run is not None or self.ready is not None
+
+    @property
+    def is_worker(self) -> bool:
+        return self.connecting is not None or self.worker_exit is not None
+
+    @classmethod
+    def scan(cls, view: LogView) -> Markers:
+        def pos(needle: str) -> int | None:
+            p = view.find(needle)
+            return None if p < 0 else p
+
+        text = view.text
+        waiting = WAITING_NODES.search(text)
+        counts = list(NODE_COUNT.finditer(text)) if "Current node count" in text else []
+        # The last exit line counts: a restarted wrapper prints one per worker process.
+        exits = list(WORKER_EXIT.finditer(text)) if "Ray worker process exited" in text else []
+        exit_m = exits[-1] if exits else None
+        wait_last = view.rfind(WAIT_HEAD)
+        return cls(
+            rank=pos(RANK),
+            prepare=pos(PREPARE),
+            cli_missing=pos(CLI_MISSING),
+            waiting=waiting.start() if waiting else None,
+            expected_nodes=int(waiting.group(1)) if waiting else None,
+            last_count=int(counts[-1].group(1)) if counts else None,
+            check_failed=pos(CHECK_FAILED),
+            ready=pos(READY),
+            connecting=pos(CONNECTING),
+            wait_head_attempts=text.count(WAIT_HEAD) if wait_last >= 0 else 0,
+            wait_head_last=None if wait_last < 0 else wait_last,
+            reachable=pos(REACHABLE),
+            run=pos(RUN),
+            worker_exit=exit_m.start() if exit_m else None,
+            worker_exit_code=int(exit_m.group(1)) if exit_m else None,
+        )

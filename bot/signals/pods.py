@@ -1,0 +1,48 @@
+"""Signals about member pods that status fields alone do not state: slow pulls and long Pending."""
+
+from __future__ import annotations
+
+from bot.checks.pending import long_pending
+from bot.signals.base import EvidenceItem, Hit, SignalContext, age_text, signal
+from bot.signals.stages import INDEX
+
+STILL_STARTING = ("ContainerCreating", "PodInitializing", "")
+
+
+@signal("pod.pull-slow")
+def pull_slow(sc: SignalContext) -> list[Hit]:
+    hits: list[Hit] = []
+    limit = sc.thresholds.pull_slow_seconds
+    for ctx in sc.scope.pods:
+        pod = ctx.pod
+        if pod is None or pod.status.phase != "Pending":
+            continue
+        waiting = [s for s, _ in pod.all_statuses() if s.state.waiting is not None]
+        if any(s.state.waiting is not None and s.state.waiting.reason not in STILL_STARTING for s in waiting):
+            continue  # an error reason is its own case
+        pulls = sorted((e for e in ctx.events if e.reason == "Pulling" and e.when), key=lambda e: e.when or sc.now)
+        pulled = {e.message.split('"')[1] for e in ctx.events if e.reason == "Pulled" and e.message.count('"') >= 2}
+        pending = [e for e in pulls if e.message.count('"') >= 2 and e.message.split('"')[1] not in pulled]
+        if not pending:
+            continue
+        first = pending[0]
+        assert first.when is not None
+        age = (sc.now - first.when).total_seconds()
+        if age <= limit:
+            continue
+        items = [EvidenceItem(ctx.key, f"{first.reason}: {first.message} — no Pulled event after {age_text(age)}")]
+        if ctx.task is not None and ctx.task.status.pull_progress:
+            prog = ctx.task.status.pull_progress[0]
+            items.append(EvidenceItem(ctx.task.ref(), f"pullProgress: {prog.get('downloaded')}/{prog.get('total')} "
+                                                      f"bytes, status {prog.get('status')}"))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["containers-started"], when=first.when))
+    return hits
+
+
+@signal("pod.pending-long")
+def pending_long(sc: SignalContext) -> list[Hit]:
+    pods = [c.pod for c in sc.scope.pods if c.pod is not None]
+    alerts = long_pending(pods, sc.now, sc.thresholds)
+    by_ref = {f"{c.cluster}/{c.namespace}/Pod/{c.name}": c.key for c in sc.scope.pods}
+    return [Hit([EvidenceItem(by_ref[a.object], a.summary)], pod=by_ref[a.object],
+                stage=INDEX["scheduled"], when=a.since) for a in alerts]

@@ -1,0 +1,142 @@
+"""Signals read from the Ray wrapper's markers (CONTRACT §1): where each pod stopped, and why."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.signals.base import EvidenceItem, Hit, SignalContext, log_item, main_exit, signal
+from bot.signals.markers import LogView
+from bot.signals.stages import INDEX, TRAINING_SIGNAL, reached_at
+
+if TYPE_CHECKING:
+    from bot.diagnose.scope import PodCtx
+
+
+def _main_views(ctx: PodCtx) -> list[LogView]:
+    """Current then previous log of the workload container."""
+    views = [v for v in ctx.logs if v.excerpt.source.container in ("main", "(unnamed)")]
+    return sorted(views, key=lambda v: v.excerpt.source.previous)
+
+
+def _ended_badly(ctx: PodCtx, view: LogView) -> bool:
+    """The wrapper process is gone with a failure: previous instance, non-zero exit, or a failed pod."""
+    if view.excerpt.source.previous:
+        return True
+    exit_info = main_exit(ctx)
+    if exit_info is not None and exit_info[0] != 0:
+        return True
+    return ctx.phase == "Failed"
+
+
+def _failure_hit(ctx: PodCtx, view: LogView, after: int, label: str) -> Hit:
+    pos = view.first_error(after)
+    items: list[EvidenceItem] = [log_item(view, after, prefix=f"{label}: ", context=False)]
+    stage = reached_at(view.markers, after) + 1
+    if pos is not None:
+        items.append(log_item(view, pos, prefix="first error, "))
+        stage = reached_at(view.markers, pos) + 1
+    exit_info = main_exit(ctx)
+    if exit_info is not None and exit_info[0] != 0:
+        items.append(EvidenceItem(ctx.key + ":main", f"container exited with code {exit_info[0]} ({exit_info[1]})"))
+    return Hit(items, pod=ctx.key, stage=stage)
+
+
+@signal("ray.wrapper-stopped")
+def wrapper_stopped(sc: SignalContext) -> list[Hit]:
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        for view in _main_views(ctx):
+            m = view.markers
+            later = (m.prepare, m.cli_missing, m.connecting, m.waiting, m.ready, m.run)
+            if m.rank is None or any(p is not None for p in later) or not _ended_badly(ctx, view):
+                continue
+            hits.append(_failure_hit(ctx, view, m.rank, "last marker RLINF_NODE_RANK"))
+            break
+    return hits
+
+
+@signal("ray.prepare-failed")
+def prepare_failed(sc: SignalContext) -> list[Hit]:
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        for view in _main_views(ctx):
+            m = view.markers
+            later = (m.cli_missing, m.connecting, m.waiting, m.ready, m.run)
+            if m.prepare is None or any(p is not None for p in later) or not _ended_badly(ctx, view):
+                continue
+            hits.append(_failure_hit(ctx, view, m.prepare, "last marker 'Executing prepare script...'"))
+            break
+    return hits
+
+
+@signal("ray.waiting-for-nodes")
+def waiting_for_nodes(sc: SignalContext) -> list[Hit]:
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        view = ctx.main_log
+        if view is None:
+            continue
+        m = view.markers
+        if m.waiting is None or m.expected_nodes is None:
+            continue
+        if m.last_count is not None and m.last_count >= m.expected_nodes and m.check_failed is None:
+            continue
+        items = [log_item(view, m.waiting, context=False)]
+        if m.last_count is not None:
+            items.append(log_item(view, view.rfind("Current node count:"), context=False))
+        if m.check_failed is not None:
+            items.append(log_item(view, m.check_failed, context=False))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"]))
+    return hits
+
+
+@signal("ray.head-unreachable")
+def head_unreachable(sc: SignalContext) -> list[Hit]:
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        view = ctx.main_log
+        if view is None:
+            continue
+        m = view.markers
+        if m.connecting is None or m.reachable is not None or m.wait_head_attempts == 0:
+            continue
+        items = [log_item(view, m.connecting, context=False)]
+        if m.wait_head_last is not None:
+            items.append(log_item(view, m.wait_head_last, prefix=f"{m.wait_head_attempts} attempts, last ",
+                                  context=False))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"]))
+    return hits
+
+
+@signal("ray.multi-head")
+def multi_head(sc: SignalContext) -> list[Hit]:
+    runners: list[tuple[PodCtx, LogView]] = []
+    for ctx in sc.scope.pods:
+        view = next((v for v in _main_views(ctx) if v.markers.run is not None), None)
+        if view is not None:
+            runners.append((ctx, view))
+    if len(runners) < 2:
+        return []
+    items = [log_item(v, v.markers.run or 0, prefix=f"{c.name}: ", context=False) for c, v in runners]
+    return [Hit(items, stage=INDEX["run-script"])]
+
+
+@signal("ray.run-script-failed")
+def run_script_failed(sc: SignalContext) -> list[Hit]:
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        for view in _main_views(ctx):
+            run = view.markers.run
+            if run is None:
+                continue
+            pos = view.first_error(run)
+            if pos is None:
+                continue
+            # Training that had already started and failed later is some other case, not a start-up failure.
+            if TRAINING_SIGNAL.search(view.text, run, pos) is not None:
+                continue
+            hits.append(Hit([log_item(view, pos, prefix="first error after 'Executing run script...', ")],
+                            pod=ctx.key, stage=INDEX["training-signal"]))
+            break
+    return hits
+

@@ -1,0 +1,170 @@
+"""Signals about routing, agents and state sync between the Job, its Tasks, Pod mirrors and member Pods."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.models import Pod
+from bot.signals.base import EvidenceItem, Hit, SignalContext, age_text, signal
+from bot.signals.spec import selector_matches
+from bot.signals.stages import INDEX
+
+
+def _stopped(sc: SignalContext) -> bool:
+    job = sc.scope.job
+    return job is not None and (job.spec.stopped or job.status.phase == "Stopped")
+
+
+@signal("task.unrouted")
+def unrouted(sc: SignalContext) -> list[Hit]:
+    return [Hit([EvidenceItem(t.ref(), f"Task is in namespace {t.namespace!r} with phase "
+                                       f"{t.status.phase or '(empty)'}: no agent will pick it up")],
+                stage=INDEX["task-created"])
+            for t in sc.scope.tasks if t.agent_id is None]
+
+
+@signal("task.no-worker")
+def no_worker(sc: SignalContext) -> list[Hit]:
+    if _stopped(sc):
+        return []
+    hits: list[Hit] = []
+    for task in sc.scope.tasks:
+        if task.agent_id is None or sc.scope.pods_of(task):
+            continue
+        items = [EvidenceItem(task.ref(), f"Task phase {task.status.phase or '(empty)'}, no pods"
+                                          + (f"; message: {task.status.message}" if task.status.message else ""))]
+        if task.spec.replicas == 0:
+            items.append(EvidenceItem(task.ref(), "kubernetes.workload.replicas is 0 but the Job is not stopped"))
+        sel = task.spec.node_selector or {}
+        nodes = [n for n in sc.scope.evidence.rlark_nodes if n.cluster_id.endswith(task.agent_id)
+                 and selector_matches(sel, n)] if sel else []
+        usable = [n for n in nodes if n.status.phase == "Online" and not n.spec.unschedulable]
+        if sel and sc.scope.evidence.rlark_nodes and not usable:
+            states = ", ".join(f"{n.name} {n.status.phase or '?'}" + (" unschedulable" if n.spec.unschedulable else "")
+                               for n in nodes) or "none"
+            items.append(EvidenceItem(task.ref(), f"no Online schedulable Node matches the selector ({states})"))
+        hits.append(Hit(items, stage=INDEX["pod-created"]))
+    return hits
+
+
+@signal("task.stopped")
+def stopped(sc: SignalContext) -> list[Hit]:
+    job = sc.scope.job
+    if job is None or not _stopped(sc):
+        return []
+    why = "spec.stopped is true" if job.spec.stopped else "phase Stopped"
+    return [Hit([EvidenceItem(job.ref(), f"Job is stopped ({why}); its Tasks are scaled to 0 replicas")],
+                stage=INDEX["pod-created"])]
+
+
+@signal("agent.disconnected")
+def agent_disconnected(sc: SignalContext) -> list[Hit]:
+    hits: list[Hit] = []
+    limit = sc.thresholds.heartbeat_timeout_seconds
+    for lease in sc.scope.leases:
+        if lease.name != "heartbeat" or lease.spec.renew_time is None:
+            continue
+        age = (sc.now - lease.spec.renew_time).total_seconds()
+        if age > limit:
+            renewed = f"{lease.spec.renew_time:%Y-%m-%dT%H:%M:%SZ}"
+            text = f"heartbeat Lease last renewed {renewed} ({age_text(age)} ago, limit {limit}s): agent disconnected"
+            hits.append(Hit([EvidenceItem(lease.ref(), text)],
+                            stage=INDEX["pod-created"], when=lease.spec.renew_time))
+    return hits
+
+
+def _last_change(pod: Pod) -> datetime | None:
+    """When the member pod's state last changed, as far as its status tells."""
+    times: list[datetime] = [c.last_transition_time for c in pod.status.conditions if c.last_transition_time]
+    for status, _ in pod.all_statuses():
+        for state in (status.state, status.last_state):
+            if state.running is not None and state.running.started_at:
+                times.append(state.running.started_at)
+            if state.terminated is not None and state.terminated.finished_at:
+                times.append(state.terminated.finished_at)
+    if pod.status.start_time:
+        times.append(pod.status.start_time)
+    return max(times) if times else pod.metadata.creation_timestamp
+
+
+def _crash_looping(pod: Pod) -> bool:
+    return any(s.restart_count > 0 or (s.state.waiting is not None and s.state.waiting.reason == "CrashLoopBackOff")
+               for s, _ in pod.all_statuses())
+
+
+@signal("status.out-of-sync")
+def out_of_sync(sc: SignalContext) -> list[Hit]:
+    grace = sc.thresholds.sync_grace_seconds
+    job = sc.scope.job
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        pod = ctx.pod
+        if pod is None:
+            continue
+        changed = _last_change(pod)
+        if changed is None or (sc.now - changed).total_seconds() <= grace:
+            continue
+        since = f"for {age_text((sc.now - changed).total_seconds())}"
+        member = "crash-looping" if _crash_looping(pod) else pod.status.phase
+        task = ctx.task
+        layers: list[str] = []
+        if job is not None and job.status.phase == "Pending" and member in ("Running", "crash-looping"):
+            layers.append(f"Job phase Pending while member pod is {member} {since}")
+        if ctx.mirror is not None and ctx.mirror.status.phase and ctx.mirror.status.phase != pod.status.phase:
+            layers.append(f"Pod mirror says {ctx.mirror.status.phase}, member pod is {pod.status.phase} {since}")
+        running = pod.status.phase == "Running" and not _crash_looping(pod)
+        if task is not None and task.status.phase == "Pending" and running:
+            layers.append(f"Task {task.name} phase Pending while member pod is Running {since}")
+        if layers:
+            hits.append(Hit([EvidenceItem(ctx.key, "; ".join(layers))], pod=ctx.key, when=changed))
+    if job is not None:
+        by_name = {t.spec.name or t.name: t for t in sc.scope.tasks}
+        for ts in job.status.tasks:
+            task = by_name.get(ts.name) or by_name.get(f"{job.name}-{ts.name}")
+            if task is None or not task.status.phase or not ts.phase or task.status.phase == ts.phase:
+                continue
+            start = task.status.start_time or task.metadata.creation_timestamp
+            if start is not None and (sc.now - start).total_seconds() > grace:
+                hits.append(Hit([EvidenceItem(job.ref(), f"Job reports task {ts.name} as {ts.phase}, the Task itself "
+                                                         f"is {task.status.phase}")]))
+    return hits
+
+
+@signal("stop.workers-remain")
+def workers_remain(sc: SignalContext) -> list[Hit]:
+    job = sc.scope.job
+    if job is None or not _stopped(sc):
+        return []
+    stopped_at = job.status.end_time
+    grace = sc.thresholds.stop_grace_seconds
+    if stopped_at is not None and (sc.now - stopped_at).total_seconds() <= grace:
+        return []
+    running = [c for c in sc.scope.pods if c.pod is not None and c.pod.status.phase == "Running"
+               and c.pod.metadata.deletion_timestamp is None]
+    if not running:
+        return []
+    since = f" since {stopped_at:%Y-%m-%dT%H:%M:%SZ}" if stopped_at else ""
+    items = [EvidenceItem(c.key, f"still Running, Job stopped{since}") for c in running]
+    return [Hit(items, stage=INDEX["pod-created"], when=stopped_at)]
+
+
+@signal("worker.replaced")
+def worker_replaced(sc: SignalContext) -> list[Hit]:
+    seen: dict[str, list[tuple[str, str]]] = {}
+    for mirror in sc.scope.evidence.pod_mirrors:
+        if not any(mirror.task_name == t.name for t in sc.scope.tasks):
+            continue
+        seen.setdefault(mirror.local_name or mirror.name, []).append((mirror.metadata.uid or mirror.name,
+                                                                      mirror.status.ip))
+    for ctx in sc.scope.pods:
+        if ctx.pod is not None and ctx.mirror is not None and ctx.pod.status.pod_ip and ctx.mirror.status.ip \
+                and ctx.pod.status.pod_ip != ctx.mirror.status.ip:
+            seen.setdefault(ctx.name, []).append((ctx.pod.metadata.uid, ctx.pod.status.pod_ip))
+    hits: list[Hit] = []
+    for name, instances in sorted(seen.items()):
+        uids = {u for u, _ in instances}
+        ips = {ip for _, ip in instances if ip}
+        if len(uids) > 1 or len(ips) > 1:
+            hits.append(Hit([EvidenceItem(name, f"worker {name} seen as {len(uids)} pods with IPs "
+                                                f"{', '.join(sorted(ips)) or '(none)'}")]))
+    return hits

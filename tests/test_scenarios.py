@@ -1,0 +1,73 @@
+"""Every scenario bundle under tests/scenarios is diagnosed and compared with its expect.yaml.
+
+The bundles are written the way the real systems print (kubelet, containerd, Ray, NCCL, pip, ...), with
+noise around the decisive lines; expect.yaml states the right first answer, what else must be found,
+and what must not be (false-positive traps).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.bundle import read_bundle
+from bot.checks import run_checks
+from bot.diagnose import diagnose
+from bot.models import Target, parse_time
+from bot.runbook import Runbook
+from bot.settings import Thresholds
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+CASES = sorted(p.parent.name for p in SCENARIOS.glob("*/expect.yaml"))
+
+
+def _expect(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((SCENARIOS / name / "expect.yaml").read_text(encoding="utf-8"))
+    return data
+
+
+def test_there_are_scenarios() -> None:
+    assert len(CASES) >= 60
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_scenario(name: str, runbook: Runbook) -> None:
+    exp = _expect(name)
+    evidence = read_bundle(SCENARIOS / name / "bundle")
+    target = Target.parse(exp["target"], exp.get("namespace", ""))
+    assert evidence.captured_at is not None
+    diag = diagnose(evidence, runbook, evidence.captured_at, target=target, thresholds=Thresholds())
+    assert diag.found, diag.where
+    got = [f.id for f in diag.findings]
+    summary = f"{name}: findings {got}, last_stage {diag.last_stage}"
+    if exp.get("healthy"):
+        bad = [f.id for f in diag.findings if f.severity in ("critical", "error")]
+        assert not bad, summary
+    if "first" in exp:
+        assert got and got[0] == exp["first"], summary
+    for case in exp.get("includes", []):
+        assert case in got, summary
+    for case in exp.get("excludes", []):
+        assert case not in got, summary
+    if "last_stage" in exp:
+        assert diag.last_stage == exp["last_stage"], summary
+    if "incomplete" in exp:
+        assert diag.incomplete == exp["incomplete"], summary
+    if not got:
+        assert diag.first_error is not None or diag.last_stage, summary
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if "checks" in _expect(n)])
+def test_scheduled_checks(name: str) -> None:
+    exp = _expect(name)["checks"]
+    evidence = read_bundle(SCENARIOS / name / "bundle")
+    now = parse_time(exp.get("now")) or evidence.captured_at
+    assert now is not None
+    alerts = run_checks(evidence, now, Thresholds())
+    got = {(a.check, a.case, a.object) for a in alerts}
+    want = {(a["check"], a["case"], a["object"]) for a in exp.get("alerts", [])}
+    assert got == want
+    assert len({a.key for a in alerts}) == len(alerts), "dedupe keys must be unique"
