@@ -173,7 +173,8 @@ def make_node(name: str, arch: str, labels: dict[str, str], capacity: dict[str, 
         taints.append({"key": "node.kubernetes.io/unreachable", "effect": "NoExecute", "timeAdded": t(37)})
     if taints:
         spec["taints"] = taints
-    idx = int(name.rsplit("-", 1)[1])
+    tail = name.rsplit("-", 1)[1]
+    idx = int(tail) if tail.isdigit() else 99
     subnet = {"npu-a2": 21, "npu-a3": 31, "npu-310p": 41, "cpu-x86": 51, "cpu-arm": 61}.get(name.rsplit("-", 1)[0], 71)
     return {
         "kind": "Node", "apiVersion": "v1",
@@ -1237,6 +1238,587 @@ def pod_container_poststart_killed_exit137() -> Scenario:
     s.ev(wname, "FailedPostStartHook", msg, 7.92, warn=True, host="npu-a3-01")
     s.ev(wname, "Killing", "FailedPostStartHook", 7.91, host="npu-a3-01")
     return expect(s, "pod.container.poststart-killed", excludes=["pod.run.oom-killed"], last_stage="containers-started")
+
+
+
+# ---------------------------------------------------------------------------------------------
+# pod.schedule.* and pod.storage.*
+
+
+def unschedulable_runner(s: Scenario, runner: str, *, created: float, message: str,
+                         node_selector: dict[str, str] | None = None, count: int = 30,
+                         extra_spec: Obj | None = None, resources: Obj | None = None) -> None:
+    s.pods.append(runner_pod(runner, created=t(created), phase="Pending", node=None, hook=False,
+                             node_selector=node_selector, extra_spec=extra_spec, resources=resources,
+                             conditions=conds_pending_unschedulable(t(created - 0.01), message), statuses=[]))
+    s.ev(runner, "FailedScheduling", message, created - 0.01, 0.4, warn=True, count=count,
+         component="default-scheduler")
+    s.ers = (s.ers or []) + [ephemeral_runner(runner, created=t(created + 0.01), phase="Pending", ready=False)]
+
+
+@scenario
+def pod_schedule_selector_mismatch() -> Scenario:
+    runner = runner_name("linux-aarch64-a2b3-8", "wd4nk", "p2xk7")
+    s = Scenario("pod-schedule-selector-mismatch",
+                 "The runner pod's nodeSelector asks for ascend-ci/npu-type=a2b3, a label no node carries, so every "
+                 "FailedScheduling says all 12 nodes didn't match the node affinity/selector.", f"pod/{runner}")
+    msg = ("0/12 nodes are available: 12 node(s) didn't match Pod's node affinity/selector. preemption: 0/12 nodes "
+           "are available: 12 Preemption is not helpful for scheduling.")
+    unschedulable_runner(s, runner, created=26, message=msg, node_selector={"ascend-ci/npu-type": "a2b3",
+                                                                             "kubernetes.io/arch": "arm64"})
+    return expect(s, "pod.schedule.selector-mismatch", excludes=["pod.schedule.insufficient-resources"],
+                  last_stage="pod-created")
+
+
+@scenario
+def pod_schedule_insufficient_resources() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-16", "s4bqm", "n6v2h")
+    s = Scenario("pod-schedule-insufficient-resources",
+                 "The runner asks for 16 Ascend910 NPUs on the a2 label whose nodes have 8 each, so the 3 matching "
+                 "nodes report Insufficient huawei.com/Ascend910; the 9 selector mismatches are just the other pools.",
+                 f"pod/{runner}")
+    msg = ("0/12 nodes are available: 3 Insufficient huawei.com/Ascend910, 9 node(s) didn't match Pod's node "
+           "affinity/selector. preemption: 0/12 nodes are available: 3 No preemption victims found for incoming "
+           "pod, 9 Preemption is not helpful for scheduling.")
+    unschedulable_runner(s, runner, created=19, message=msg)
+    return expect(s, "pod.schedule.insufficient-resources", excludes=["pod.schedule.selector-mismatch"],
+                  last_stage="pod-created")
+
+
+@scenario
+def pod_schedule_insufficient_outofcpu() -> Scenario:
+    runner = runner_name("linux-aarch64-cpu-8", "c9rxs", "j4mwt")
+    s = Scenario("pod-schedule-insufficient-outofcpu",
+                 "The runner template pins nodeName cpu-arm-01, bypassing the scheduler, and kubelet rejects the pod "
+                 "with OutOfcpu (requested 8000m, used 29895m of 31850m) so it goes straight to phase Failed.",
+                 f"pod/{runner}")
+    s.nodes = standard_nodes()
+    for n in s.nodes:
+        if n["metadata"]["name"] == "cpu-arm-01":
+            n["status"]["allocatable"]["cpu"] = "31850m"
+    msg = "Node didn't have enough resource: cpu, requested: 8000, used: 29895, capacity: 31850"
+    res = {"limits": {"cpu": "8", "memory": "16Gi"}, "requests": {"cpu": "8", "memory": "16Gi"}}
+    s.pods.append(runner_pod(runner, created=t(4), phase="Failed", node="cpu-arm-01", hook=False, resources=res,
+                             node_selector={}, reason="OutOfcpu", message="Pod was rejected: " + msg,
+                             start_time=t(3.99), conditions=[], statuses=[]))
+    s.ev(runner, "OutOfcpu", msg, 3.99, warn=True, host="cpu-arm-01")
+    # other pods keep cpu-arm-01 busy
+    for i, sfx in enumerate(("b2k9d", "q7w3e", "m4n8c")):
+        other = runner_name("linux-aarch64-cpu-8", "c9rxs", sfx)
+        add_job(s, other, node="cpu-arm-01", hook=False, job=f"lint ({i})", repo=REPO_VLLM,
+                run_id=19384700100 + i, created=30 - 5 * i, steps=steplog(29 - 5 * i, ["Run pre-commit run --all-files"]))
+    s.ers = (s.ers or []) + [ephemeral_runner(runner, created=t(4.01), phase="Pending", ready=False,
+                                              failures={pod_uid(runner): t(3.99)})]
+    return expect(s, "pod.schedule.insufficient-resources", excludes=["pod.run.crash-on-start"])
+
+
+@scenario
+def pod_schedule_node_unschedulable() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-16", "g8tmz", "k3s9q")
+    s = Scenario("pod-schedule-node-unschedulable",
+                 "All a3 nodes that match the runner's selector are out of service (two cordoned, one NotReady/"
+                 "unreachable), so the scheduler finds no node although the selector itself is right.",
+                 f"pod/{runner}")
+    s.nodes = standard_nodes({"npu-a3-01": {"unschedulable": True}, "npu-a3-02": {"unschedulable": True},
+                              "npu-a3-03": {"ready": "Unknown"}})
+    msg = ("0/12 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 2 node(s) "
+           "were unschedulable, 9 node(s) didn't match Pod's node affinity/selector. preemption: 0/12 nodes are "
+           "available: 12 Preemption is not helpful for scheduling.")
+    unschedulable_runner(s, runner, created=33, message=msg)
+    return expect(s, "pod.schedule.node-unschedulable", excludes=["pod.schedule.selector-mismatch"],
+                  last_stage="pod-created")
+
+
+def shared_pvcs() -> list[Obj]:
+    return [pvc("model-cache-a2", "2026-08-01T02:00:00Z"), pvc("model-cache-a3", "2026-08-01T02:00:00Z"),
+            pvc("pip-cache", "2026-08-01T02:00:00Z", size="500Gi")]
+
+
+@scenario
+def pod_storage_pvc_missing() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-8", "f5hwn", "t8x2v")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-storage-pvc-missing",
+                 "The workflow mounts a PVC vllm-model-cache-a3 that does not exist in arc-runners (the existing one "
+                 "is model-cache-a3), so the workflow pod cannot be scheduled.", f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-a3-02", created=15, job="e2e-test (a3-8)", repo=REPO_VLLM,
+                        run_id=19384730303)
+    msg = ('0/12 nodes are available: persistentvolumeclaim "vllm-model-cache-a3" not found. preemption: 0/12 nodes '
+           "are available: 12 Preemption is not helpful for scheduling.")
+    s.pods.append(workflow_pod(runner, image=VLLM_IMAGE.replace("main-a2", "main-a3"), created=t(14), phase="Pending",
+                               node=None, conditions=conds_pending_unschedulable(t(13.99), msg), statuses=[],
+                               extra_volumes=[{"name": "models", "persistentVolumeClaim": {
+                                   "claimName": "vllm-model-cache-a3"}}],
+                               extra_mounts=[{"name": "models", "mountPath": "/root/.cache"}]))
+    s.ev(wname, "FailedScheduling", msg, 13.99, 0.5, warn=True, count=17, component="default-scheduler")
+    s.pvcs = (s.pvcs or []) + shared_pvcs()
+    return expect(s, "pod.storage.pvc-unbound", last_stage="pod-created")
+
+
+@scenario
+def pod_storage_pvc_failedbinding() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-2", "z3kdp", "c5w8m")
+    s = Scenario("pod-storage-pvc-failedbinding",
+                 "The runner pod mounts the PVC ci-shared-cache which has no storage class and no matching volume, so "
+                 "the PVC reports FailedBinding and the pod stays unschedulable with an unbound immediate claim.",
+                 f"pod/{runner}")
+    msg = ("0/12 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/12 nodes are "
+           "available: 12 Preemption is not helpful for scheduling.")
+    s.pods.append(runner_pod(runner, created=t(22), phase="Pending", node=None, hook=False,
+                             volumes_extra=[{"name": "cache", "persistentVolumeClaim": {"claimName": "ci-shared-cache"}}],
+                             mounts=[{"name": "cache", "mountPath": "/mnt/share"}],
+                             conditions=conds_pending_unschedulable(t(21.99), msg), statuses=[]))
+    s.ev(runner, "FailedScheduling", msg, 21.99, 0.6, warn=True, count=21, component="default-scheduler")
+    s.pvcs = shared_pvcs() + [pvc("ci-shared-cache", t(22.5), phase="Pending", storage_class="", size="1Ti")]
+    s.ev("ci-shared-cache", "FailedBinding", "no persistent volumes available for this claim and no storage class is "
+         "set", 22.4, 0.2, warn=True, count=90, component="persistentvolume-controller", kind="PersistentVolumeClaim",
+         uid=stable_uid(NS, "ci-shared-cache"))
+    s.ers = [ephemeral_runner(runner, created=t(22.01), phase="Pending", ready=False)]
+    return expect(s, "pod.storage.pvc-unbound", last_stage="pod-created")
+
+
+@scenario
+def pod_storage_hostpath_missing() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-4", "l6qrn", "d9f3x")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-storage-hostpath-missing",
+                 "The hook pod template mounts hostPath /mnt/models (type Directory) which does not exist on npu-a2-03 "
+                 "after a disk path change, so kubelet's FailedMount keeps the workflow pod in ContainerCreating.",
+                 f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-a2-03", created=13, job="e2e-test (a2-4)", repo=REPO_VLLM,
+                        run_id=19384744444)
+    pending_workflow(s, runner, node="npu-a2-03", image=VLLM_IMAGE, created=12, state=waiting("ContainerCreating"),
+                     extra_volumes=[{"name": "models", "hostPath": {"path": "/mnt/models", "type": "Directory"}}],
+                     extra_mounts=[{"name": "models", "mountPath": "/root/.cache/modelscope", "readOnly": True}])
+    s.ev(wname, "FailedMount", 'MountVolume.SetUp failed for volume "models" : hostPath type check failed: '
+         "/mnt/models is not a directory", 11.9, 0.3, warn=True, count=14, host="npu-a2-03")
+    return expect(s, "pod.storage.hostpath-missing", last_stage="scheduled")
+
+
+# ---------------------------------------------------------------------------------------------
+# pod.run.*
+
+
+@scenario
+def pod_run_crash_on_start_starterror() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "y8vcz", "b6n4s")
+    image = f"{SWR}/ascend-ci/actions-runner-npu:2.330.0-cann8.3"
+    s = Scenario("pod-run-crash-on-start-starterror",
+                 "The custom runner image has no /home/runner/entrypoint.sh, so the container's command cannot even "
+                 "be executed (StartError, exit 128) and the runner pod fails immediately.", f"pod/{runner}")
+    node = "npu-a2-01"
+    msg = ("failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create "
+           "failed: unable to start container process: error during container init: exec: "
+           '"/home/runner/entrypoint.sh": stat /home/runner/entrypoint.sh: no such file or directory: unknown')
+    s.pods.append(runner_pod(runner, created=t(3), phase="Failed", node=node, hook=True, image=image,
+                             command=["/home/runner/entrypoint.sh"], start_time=t(2.98),
+                             conditions=conds_finished(t(3), t(2.98), t(2.9)),
+                             statuses=[container_status("runner", image, terminated(128, "StartError", "1970-01-01T00:00:00Z",
+                                                                                    t(2.9), msg))]))
+    s.scheduled(runner, node, 2.98)
+    s.ev(runner, "Pulled", f'Container image "{image}" already present on machine', 2.95, host=node)
+    s.ev(runner, "Created", "Created container: runner", 2.94, host=node)
+    s.ev(runner, "Failed", "Error: " + msg, 2.9, warn=True, host=node)
+    s.ers = [ephemeral_runner(runner, created=t(3.01), phase="Pending", ready=False,
+                              failures={stable_uid(NS, runner + "-1"): t(9), pod_uid(runner): t(2.9)})]
+    return expect(s, "pod.run.crash-on-start")
+
+
+@scenario
+def pod_run_crash_on_start_dependency() -> Scenario:
+    runner = runner_name("linux-aarch64-310p-2", "k2mfp", "w7c5d")
+    s = Scenario("pod-run-crash-on-start-dependency",
+                 "The runner container exits 1 two seconds after start because its entrypoint needs the CA bundle "
+                 "from the ci-certs volume which is not mounted; no job was ever picked up, so this is a start-up "
+                 "dependency problem, not a failing workflow step.", f"pod/{runner}")
+    node = "npu-310p-02"
+    s.pods.append(runner_pod(runner, created=t(6), phase="Failed", node=node, hook=True, start_time=t(5.98),
+                             command=["/home/runner/start.sh"],
+                             conditions=conds_finished(t(6), t(5.98), t(5.5)),
+                             statuses=[container_status("runner", RUNNER_IMAGE,
+                                                        terminated(1, "Error", t(5.55), t(5.52)))]))
+    s.scheduled(runner, node, 5.98)
+    s.started(runner, node, RUNNER_IMAGE, 5.56, "runner")
+    s.logs[runner] = {"runner": text([
+        "[start.sh] configuring runner for 310p pool",
+        "[start.sh] installing corporate CA bundle",
+        "cp: cannot stat '/etc/ci-certs/ca-bundle.crt': No such file or directory",
+        "[start.sh] ERROR: /etc/ci-certs/ca-bundle.crt is missing; is the ci-certs volume mounted?",
+    ])}
+    s.ers = [ephemeral_runner(runner, created=t(6.01), phase="Pending", ready=False,
+                              failures={pod_uid(runner): t(5.5)})]
+    return expect(s, "pod.run.crash-on-start", excludes=["ci.run.user-script"], last_stage="containers-started")
+
+
+def pytest_head(test: str) -> list[str]:
+    return [
+        f"##[group]Run pytest -sv {test}",
+        f"pytest -sv {test}",
+        "shell: bash -el {0}",
+        "env:",
+        "  VLLM_USE_MODELSCOPE: True",
+        "  HF_HUB_OFFLINE: 1",
+        "##[endgroup]",
+        "============================= test session starts ==============================",
+        "platform linux -- Python 3.11.13, pytest-8.4.2, pluggy-1.6.0 -- /usr/local/python3.11.13/bin/python3.11",
+        "rootdir: /__w/vllm-ascend/vllm-ascend",
+        "configfile: pyproject.toml",
+        "plugins: anyio-4.10.0, timeout-2.4.0, mock-3.14.1",
+        "collecting ... collected 4 items",
+        "",
+    ]
+
+
+@scenario
+def pod_run_oom_killed() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-2", "u4jxc", "e8m2k")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-oom-killed",
+                 "The job container was killed by the kernel OOM killer (terminated reason OOMKilled, exit 137) while "
+                 "loading a 32B model into a container limited to 192Gi, so the memory limit must be raised.",
+                 f"pod/{wname}")
+    steps = steplog(25, checkout_steps(REPO_VLLM, GIT_SHA) + pytest_head(
+        "tests/e2e/multicard/test_qwen3_32b.py") + [
+        "INFO 11-20 07:37:12 [__init__.py:216] Automatically detected platform npu.",
+        "INFO 11-20 07:37:40 [model_runner_v1.py:2201] Starting to load model /root/.cache/modelscope/models/Qwen/Qwen3-32B...",
+        "Loading safetensors checkpoint shards:  41% Completed | 7/17 [01:12<01:43, 10.3s/it]",
+        "/__w/_temp/6b0f3f4e-91c2-4e43-a1b7-0c1c2f5e9a11.sh: line 1:   412 Killed                  pytest -sv "
+        "tests/e2e/multicard/test_qwen3_32b.py",
+        "##[error]Process completed with exit code 137.",
+    ])
+    add_job(s, runner, node="npu-a2-02", hook=True, job="multicard-test (a2-2)", repo=REPO_VLLM, run_id=19384760000,
+            created=27, steps=steps, result="Failed", end=20, job_phase="Failed",
+            job_state=terminated(137, "OOMKilled", t(25), t(20.1)))
+    for p in s.pods:
+        if p["metadata"]["name"] == wname:
+            p["spec"]["containers"][0]["resources"]["limits"]["memory"] = "192Gi"
+    return expect(s, "pod.run.oom-killed", excludes=["ci.run.host-oom", "pod.container.poststart-killed"],
+                  last_stage="containers-started")
+
+
+@scenario
+def pod_run_shm_exhausted_bus_error() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-2", "r7bvd", "h5q8n")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-shm-exhausted-bus-error",
+                 "A Qwen2.5-VL multimodal test on a 2-card runner dies with a DataLoader bus error caused by the 1Gi "
+                 "/dev/shm running out, which needs a label with a larger /dev/shm or lower concurrency.",
+                 f"pod/{wname}")
+    steps = steplog(18, pytest_head("tests/e2e/singlecard/test_qwen2_5_vl.py") + [
+        "INFO 11-20 07:43:02 [__init__.py:216] Automatically detected platform npu.",
+        "tests/e2e/singlecard/test_qwen2_5_vl.py::test_multimodal_vl[image] PASSED",
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).",
+        "tests/e2e/singlecard/test_qwen2_5_vl.py::test_multimodal_vl[video] FAILED",
+        "=================================== FAILURES ===================================",
+        "________________________ test_multimodal_vl[video] _________________________",
+        "E   RuntimeError: DataLoader worker (pid 4721) is killed by signal: Bus error. It is possible that "
+        "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
+        "=========================== short test summary info ============================",
+        "FAILED tests/e2e/singlecard/test_qwen2_5_vl.py::test_multimodal_vl[video] - RuntimeError: DataLoader worker "
+        "(pid 4721) is killed by signal: Bus error.",
+        "==================== 1 failed, 1 passed in 412.31s (0:06:52) ====================",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a2-01", hook=True, job="multimodal (a2-2)", repo=REPO_VLLM, run_id=19384771111,
+            created=20, steps=steps, result="Failed", end=9)
+    return expect(s, "pod.run.shm-exhausted", excludes=["pod.run.oom-killed", "pod.run.disk-full"])
+
+
+@scenario
+def pod_run_shm_exhausted_enospc() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-2", "a5tvw", "k2m7p")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-shm-exhausted-enospc",
+                 "Errno 28 No space left on device is raised for a file under /dev/shm (the 1Gi memory-backed shm is "
+                 "full), which is shared-memory exhaustion and not a full disk.", f"pod/{wname}")
+    steps = steplog(16, pytest_head("tests/e2e/singlecard/test_qwen2_5_vl_video.py") + [
+        "+ df -h /dev/shm /__w",
+        "Filesystem      Size  Used Avail Use% Mounted on",
+        "shm             1.0G  1.0G     0 100% /dev/shm",
+        "/dev/vdb        100G   23G   77G  23% /__w",
+        "Traceback (most recent call last):",
+        '  File "/vllm-workspace/vllm/vllm/multimodal/cache.py", line 312, in put',
+        "    self._ring.write(key, payload)",
+        '  File "/vllm-workspace/vllm/vllm/distributed/device_communicators/shm_object_storage.py", line 214, in write',
+        "    os.posix_fallocate(self._fd, offset, size)",
+        "OSError: [Errno 28] No space left on device: '/dev/shm/vllm_mm_cache_4f1d2c9a'",
+        "FAILED tests/e2e/singlecard/test_qwen2_5_vl_video.py::test_video_inputs - OSError: [Errno 28] No space left "
+        "on device: '/dev/shm/vllm_mm_cache_4f1d2c9a'",
+        "========================= 1 failed, 3 passed in 288.02s ==========================",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a2-03", hook=True, job="multimodal (a2-2)", repo=REPO_VLLM, run_id=19384772222,
+            created=18, steps=steps, result="Failed", end=8)
+    return expect(s, "pod.run.shm-exhausted", excludes=["pod.run.disk-full", "pod.run.disk-quota"])
+
+
+@scenario
+def pod_run_disk_full_tempdir() -> Scenario:
+    runner = runner_name("linux-aarch64-cpu-16", "e3ncw", "v4t9s")
+    s = Scenario("pod-run-disk-full-tempdir",
+                 "An a5 image build fails with failed to create temp dir ... no space left on device because the "
+                 "builder's disk filled up (the a5 image is larger than the buildkit keep-storage threshold allows).",
+                 f"pod/{runner}")
+    steps = steplog(44, checkout_steps(REPO_VLLM, GIT_SHA) + [
+        "##[group]Run docker buildx build -f Dockerfile.a5 -t vllm-ascend:nightly-ci-main-a5 --push .",
+        '#0 building with "builder-a5" instance using remote driver',
+        "#5 [base 1/9] FROM " + f"{SWR}/ascend-ci/cann:9.0.0-a5-ubuntu22.04-py3.11@sha256:"
+        "5b1e0c6a9d7f3e2b4c8a1f0d9e7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c",
+        "#12 [build 6/9] RUN pip install -v -e . --no-build-isolation",
+        "#12 1422.7 Successfully built vllm_ascend",
+        "#14 exporting to image",
+        "#14 exporting layers 241.3s done",
+        "#14 ERROR: failed to create temp dir: mkdir /var/lib/buildkit/runc-overlayfs/content/ingest/"
+        "3c1f2e9b8a7d6c5b: no space left on device",
+        "------",
+        " > exporting to image:",
+        "------",
+        "ERROR: failed to solve: failed to create temp dir: mkdir /var/lib/buildkit/runc-overlayfs/content/ingest/"
+        "3c1f2e9b8a7d6c5b: no space left on device",
+        "##[error]Process completed with exit code 1.",
+        "Post job cleanup.",
+        "Cleaning up orphan processes",
+    ])
+    add_job(s, runner, node="cpu-arm-02", hook=False, job="build-image (a5)", repo=REPO_VLLM, run_id=19384780000,
+            workflow="image_build.yaml", created=46, steps=steps, result="Failed", end=15)
+    return expect(s, "pod.run.disk-full", excludes=["ci.build.buildkit-cache", "pod.run.disk-quota",
+                                                    "pod.run.shm-exhausted"])
+
+
+@scenario
+def pod_run_disk_full_errno28() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-4", "j7gxq", "s3d8w")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-disk-full-errno28",
+                 "Downloading Qwen3-30B-A3B into the model cache on the node's local disk fails with OSError Errno 28 "
+                 "No space left on device (a normal path, not /dev/shm and not a quota), followed by unrelated "
+                 "teardown noise.", f"pod/{wname}")
+    steps = steplog(31, pytest_head("tests/e2e/multicard/test_qwen3_moe.py") + [
+        "Downloading Model from https://www.modelscope.cn to directory: /root/.cache/modelscope/hub/models/Qwen/"
+        "Qwen3-30B-A3B",
+        "Downloading [model-00007-of-00016.safetensors]:  63%|██████▎   | 2.49G/3.96G [00:41<00:23, 64.1MB/s]",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/modelscope/hub/file_download.py", line 612, in '
+        "download_part_with_retry",
+        "    f.write(chunk)",
+        "OSError: [Errno 28] No space left on device: '/root/.cache/modelscope/hub/models/Qwen/Qwen3-30B-A3B/"
+        "._____temp/model-00007-of-00016.safetensors'",
+        "FAILED tests/e2e/multicard/test_qwen3_moe.py::test_models_distributed_Qwen3_MOE_TP2 - OSError: [Errno 28] "
+        "No space left on device",
+        "===================== 1 failed, 0 passed, 0 errors in 97.11s =====================",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a3-03", hook=True, job="multicard-test (a3-4)", repo=REPO_VLLM, run_id=19384781111,
+            job_image=VLLM_IMAGE.replace("main-a2", "main-a3"), created=33, steps=steps, result="Failed", end=24)
+    return expect(s, "pod.run.disk-full", excludes=["pod.run.shm-exhausted", "pod.run.disk-quota"])
+
+
+@scenario
+def pod_run_disk_quota() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-16", "w2cfr", "n9k4t")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-disk-quota",
+                 "Writing DeepSeek weights to the shared SFS cache fails with OSError Errno 122 Disk quota exceeded: "
+                 "the share's quota is used up, which is different from a full disk (Errno 28).", f"pod/{wname}")
+    quota = ("OSError: [Errno 122] Disk quota exceeded: '/mnt/share/cache/huggingface/hub/"
+             "models--deepseek-ai--DeepSeek-V3.2-Exp/blobs/7c4e0d9a1b2f3e4d5c6b7a8f9e0d1c2b3a4f5e6d.incomplete'")
+    steps = steplog(52, pytest_head("tests/e2e/nightly/test_deepseek_v3_2.py") + [
+        "Fetching 171 files:  12%|█▏        | 21/171 [03:10<22:40,  9.07s/it]",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/huggingface_hub/file_download.py", line 1737, '
+        "in _download_to_tmp_and_move",
+        "    http_get(",
+        quota,
+        "ERROR tests/e2e/nightly/test_deepseek_v3_2.py::test_deepseek_v3_2_w8a8 - " + quota,
+        "========================= 1 error in 201.40s (0:03:21) =========================",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a3-01", hook=True, job="nightly (deepseek-v3.2)", repo=REPO_VLLM, run_id=19384790000,
+            workflow="nightly_a3.yaml", job_image=VLLM_IMAGE.replace("main-a2", "main-a3"), created=54, steps=steps,
+            result="Failed", end=47,
+            wf_extra_volumes=[{"name": "share", "persistentVolumeClaim": {"claimName": "model-cache-a3"}}],
+            wf_extra_mounts=[{"name": "share", "mountPath": "/mnt/share"}])
+    s.pvcs = (s.pvcs or []) + shared_pvcs()
+    return expect(s, "pod.run.disk-quota", excludes=["pod.run.disk-full"])
+
+
+@scenario
+def pod_run_stale_file_handle() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-4", "q3pzk", "f6b2v")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-stale-file-handle",
+                 "Loading the model config from the NFS-backed share fails with OSError Errno 116 Stale file handle "
+                 "after the share was remounted underneath the running pod.", f"pod/{wname}")
+    steps = steplog(21, pytest_head("tests/e2e/multicard/test_offline_inference_distributed.py") + [
+        "INFO 11-20 07:40:01 [__init__.py:216] Automatically detected platform npu.",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/transformers/configuration_utils.py", line 721,'
+        " in _get_config_dict",
+        "    config_dict = cls._dict_from_json_file(resolved_config_file)",
+        "OSError: [Errno 116] Stale file handle: '/mnt/share/models/Qwen/Qwen3-8B/config.json'",
+        "FAILED tests/e2e/multicard/test_offline_inference_distributed.py::test_models_distributed_Qwen3_8B - OSError: "
+        "[Errno 116] Stale file handle",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a2-01", hook=True, job="multicard-test (a2-4)", repo=REPO_VLLM, run_id=19384799999,
+            created=23, steps=steps, result="Failed", end=17,
+            wf_extra_volumes=[{"name": "share", "persistentVolumeClaim": {"claimName": "model-cache-a2"}}],
+            wf_extra_mounts=[{"name": "share", "mountPath": "/mnt/share"}])
+    s.pvcs = (s.pvcs or []) + shared_pvcs()
+    return expect(s, "pod.run.stale-file-handle")
+
+
+@scenario
+def pod_run_stale_lock_hang_file_baton() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-8", "m8xws", "p4c6j")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-stale-lock-hang-file-baton",
+                 "A multi-card test hangs for hours at engine init because a leftover torch_extensions lock file "
+                 "from a SIGKILLed run is never released; the pytest-timeout stack dump ends in torch/utils/"
+                 "file_baton.py wait().", f"pod/{wname}")
+    steps = steplog(200, pytest_head("tests/e2e/multicard/test_torchair_graph_mode.py") + [
+        "INFO 11-20 04:41:10 [__init__.py:216] Automatically detected platform npu.",
+        "(EngineCore_DP0 pid=2211) INFO 11-20 04:41:33 [core.py:75] Initializing a V1 LLM engine with config: "
+        "model='/root/.cache/modelscope/models/deepseek-ai/DeepSeek-V2-Lite'",
+        "(EngineCore_DP0 pid=2211) Using /root/.cache/torch_extensions/py311_cpu as PyTorch extensions root...",
+        (10800.0, "+++++++++++++++++++++++++++++++++++ Timeout +++++++++++++++++++++++++++++++++++"),
+        "~~~~~~~~~~~~~~~~~~~~~~ Stack of <unknown> (281472956174720) ~~~~~~~~~~~~~~~~~~~~~~~",
+        '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 2117, in '
+        "_jit_compile",
+        "    baton.wait()",
+        '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/torch/utils/file_baton.py", line 43, in wait',
+        "    time.sleep(self.wait_seconds)",
+        "+++++++++++++++++++++++++++++++++++ Timeout +++++++++++++++++++++++++++++++++++",
+        "FAILED tests/e2e/multicard/test_torchair_graph_mode.py::test_e2e_deepseekv2lite_with_torchair - Failed: "
+        "Timeout >10800.0s",
+    ])
+    add_job(s, runner, node="npu-a3-02", hook=True, job="multicard-test (a3-8)", repo=REPO_VLLM, run_id=19384800001,
+            job_image=VLLM_IMAGE.replace("main-a2", "main-a3"), created=202, steps=steps, result=None)
+    return expect(s, "pod.run.stale-lock-hang", excludes=["ci.run.engine-hang"], last_stage="containers-started")
+
+
+@scenario
+def pod_run_stale_lock_hang_filelock() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-2", "c4hzq", "y7w3m")
+    wname = f"{runner}-workflow"
+    s = Scenario("pod-run-stale-lock-hang-filelock",
+                 "The job has been waiting for 95 minutes on a modelscope lock file on the shared cache left behind "
+                 "by a killed run; filelock keeps printing 'not acquired ... waiting' and nothing else happens.",
+                 f"pod/{wname}")
+    lock = "/mnt/share/modelscope/hub/.lock/Qwen___Qwen2.5-VL-7B-Instruct"
+    waits = [(300.0 + 60 * i, f"DEBUG:filelock:Lock 281472955320912 not acquired on {lock}, waiting 60 seconds ...")
+             for i in range(90)]
+    steps = steplog(100, pytest_head("tests/e2e/singlecard/test_qwen2_5_vl.py") + [
+        "INFO 11-20 06:20:44 [__init__.py:216] Automatically detected platform npu.",
+        f"DEBUG:filelock:Attempting to acquire lock 281472955320912 on {lock}",
+        *waits,
+    ])
+    add_job(s, runner, node="npu-a2-03", hook=True, job="multimodal (a2-2)", repo=REPO_VLLM, run_id=19384811111,
+            created=102, steps=steps, result=None,
+            wf_extra_volumes=[{"name": "share", "persistentVolumeClaim": {"claimName": "model-cache-a2"}}],
+            wf_extra_mounts=[{"name": "share", "mountPath": "/mnt/share"}])
+    s.pvcs = (s.pvcs or []) + shared_pvcs()
+    return expect(s, "pod.run.stale-lock-hang", excludes=["ci.run.engine-hang"], last_stage="containers-started")
+
+
+@scenario
+def pod_arch_mismatch_wheel() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-0", "v2ksc", "g8h4r")
+    wname = f"{runner}-workflow"
+    image = "quay.io/ascend-ci/lint:py3.11-x86_64"
+    s = Scenario("pod-arch-mismatch-wheel",
+                 "A lint job whose workflow pod has no nodeSelector landed on an aarch64 NPU node while its image and "
+                 "cached wheels are x86_64, so pre-commit fails with ModuleNotFoundError No module named 'rpds.rpds'.",
+                 f"pod/{wname}")
+    steps = steplog(12, checkout_steps(REPO_VLLM, GIT_SHA) + [
+        "##[group]Run pre-commit run --all-files --show-diff-on-failure",
+        "##[endgroup]",
+        "[INFO] Initializing environment for https://github.com/python-jsonschema/check-jsonschema.",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/lib/python3.11/site-packages/jsonschema/__init__.py", line 13, in <module>',
+        "    from jsonschema._format import FormatChecker",
+        '  File "/usr/local/lib/python3.11/site-packages/referencing/_core.py", line 9, in <module>',
+        "    from rpds import HashTrieMap, HashTrieSet, List",
+        '  File "/usr/local/lib/python3.11/site-packages/rpds/__init__.py", line 1, in <module>',
+        "    from .rpds import *",
+        "ModuleNotFoundError: No module named 'rpds.rpds'",
+        "##[error]Process completed with exit code 1.",
+    ])
+    add_job(s, runner, node="npu-a2-03", hook=True, job="lint", repo=REPO_VLLM, run_id=19384820000,
+            workflow="pre-commit.yml", job_image=image, created=14, steps=steps, result="Failed", end=10)
+    for p in s.pods:
+        if p["metadata"]["name"] == wname:
+            p["spec"].pop("nodeSelector", None)
+            p["spec"]["containers"][0]["resources"] = {"limits": {"cpu": "4", "memory": "8Gi"},
+                                                       "requests": {"cpu": "2", "memory": "4Gi"}}
+    return expect(s, "pod.arch-mismatch")
+
+
+@scenario
+def pod_arch_mismatch_exec_format() -> Scenario:
+    runner = runner_name("linux-amd64-cpu-8", "b5xwq", "m2t7z")
+    wname = f"{runner}-workflow"
+    image = CANN_IMAGE
+    s = Scenario("pod-arch-mismatch-exec-format",
+                 "An arm64-only CANN image was started on an amd64 CPU runner node, so the job container dies at once "
+                 "with exec format error; use an image built for the node's architecture or an arm64 label.",
+                 f"pod/{wname}")
+    add_job(s, runner, node="cpu-x86-01", hook=True, job="build-wheel", repo=REPO_VLLM, run_id=19384830000,
+            job_image=image, created=9, result="Failed", end=7, runner_lines=hook_wait_error(wname, "Failed"),
+            job_phase="Failed", job_state=terminated(255, "Error", t(7.6), t(7.59)))
+    s.logs[wname] = {"job": text(["exec /usr/bin/tail: exec format error"])}
+    return expect(s, "pod.arch-mismatch", excludes=["pod.run.crash-on-start"])
+
+
+@scenario
+def pod_liqo_offloading_backoff() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-16-gy004", "h9dkw", "r2v5c")
+    s = Scenario("pod-liqo-offloading-backoff",
+                 "The runner pod was scheduled onto the Liqo virtual node for remote cluster gy004 but the remote "
+                 "namespace lacks Liqo's takeover labels, so the NamespaceOffloading is in CreationLoopBackOff and the "
+                 "pod sits in OffloadingBackOff while the job waits.", f"pod/{runner}")
+    vnode = "liqo-gy004"
+    s.nodes.append(make_node(vnode, "arm64", {"liqo.io/type": "virtual-node", "liqo.io/remote-cluster-id": "gy004",
+                                              "ascend-ci/npu-type": "a3", "node.kubernetes.io/exclude-from-external-"
+                                              "load-balancers": "true"},
+                             {"cpu": "2560", "memory": "12672Gi", NPU: "128"}))
+    s.nodes[-1]["spec"]["taints"] = [{"key": "virtual-node.liqo.io/not-allowed", "value": "true",
+                                      "effect": "NoExecute"}]
+    msg = ("pod offloading to remote cluster gy004 failed: remote namespace arc-runners is not ready "
+           "(CreationLoopBackOff: namespace already exists and is not managed by Liqo)")
+    p = runner_pod(runner, created=t(47), phase="Pending", node=vnode, hook=False, start_time=t(46.99),
+                   node_selector={"liqo.io/remote-cluster-id": "gy004"}, reason="OffloadingBackOff", message=msg,
+                   conditions=[condition("PodScheduled", "True", t(46.99))], statuses=[])
+    p["spec"]["tolerations"].append({"key": "virtual-node.liqo.io/not-allowed", "operator": "Exists",
+                                     "effect": "NoExecute"})
+    s.pods.append(p)
+    s.scheduled(runner, vnode, 46.99)
+    s.ev(runner, "OffloadingBackOff", msg, 46.9, 0.5, warn=True, count=31, component="liqo-virtual-kubelet",
+         host=vnode)
+    s.offloadings = [{
+        "apiVersion": "offloading.liqo.io/v1beta1", "kind": "NamespaceOffloading",
+        "metadata": meta("offloading", NS, created="2026-10-30T09:12:00Z"),
+        "spec": {"namespaceMappingStrategy": "EnforceSameName", "podOffloadingStrategy": "LocalAndRemote",
+                 "clusterSelector": {"nodeSelectorTerms": [{"matchExpressions": [
+                     {"key": "liqo.io/remote-cluster-id", "operator": "In", "values": ["gy004", "cn12-001"]}]}]}},
+        "status": {"offloadingPhase": "SomeFailed", "remoteNamespaceName": NS,
+                   "observedGeneration": 3,
+                   "remoteNamespacesConditions": {
+                       "cn12-001": [
+                           {"type": "OffloadingRequired", "status": "True", "lastTransitionTime": "2026-10-30T09:12:02Z",
+                            "reason": "ClusterSelected", "message": "You have selected this cluster for offloading"},
+                           {"type": "Ready", "status": "True", "lastTransitionTime": "2026-10-30T09:12:05Z",
+                            "reason": "NamespaceCreated", "message": "Namespace correctly offloaded on this cluster"}],
+                       "gy004": [
+                           {"type": "OffloadingRequired", "status": "True", "lastTransitionTime": t(60 * 26),
+                            "reason": "ClusterSelected", "message": "You have selected this cluster for offloading"},
+                           {"type": "Ready", "status": "False", "lastTransitionTime": t(60 * 26),
+                            "reason": "CreationLoopBackOff",
+                            "message": "Some problems occurred during remote Namespace creation: namespace arc-runners "
+                                       "already exists and is not managed by Liqo (ReflectionDisabled)"}]}},
+    }]
+    s.ers = [ephemeral_runner(runner, created=t(47.01), phase="Pending", ready=False)]
+    return expect(s, "pod.liqo.offloading-backoff", excludes=["pod.schedule.selector-mismatch"])
 
 
 # ---------------------------------------------------------------------------------------------
