@@ -1,0 +1,20 @@
+"""Redaction: the only way to turn evidence text into ``SafeText`` that sinks accept.
+
+Pure: stdlib, pydantic and (optionally) hyperscan; nothing here knows about Kubernetes or Slack.
+"""
+
+from bot.redact.config import RedactionSettings
+from bot.redact.engine import Redactor, default_redactor
+from bot.redact.results import Detection, Redacted
+from bot.redact.safetext import SafeText
+from bot.redact.stream import redact_stream
+
+__all__ = [
+    "Detection",
+    "Redacted",
+    "RedactionSettings",
+    "Redactor",
+    "SafeText",
+    "default_redactor",
+    "redact_stream",
+]

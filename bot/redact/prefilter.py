@@ -1,0 +1,141 @@
+"""Keyword prefilter: finds the few lines that could hold a credential, so only they get the full checks.
+
+Hyperscan scans the whole buffer at memory speed; the pure-``re`` fallback finds the same lines
+(slower) when hyperscan is unavailable. Soundness matters more than precision here: every detector
+lists what any of its matches must contain, and a line without any of it is never looked at again.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+_hs: Any
+try:  # optional fast path
+    import hyperscan as _hs
+except ImportError:  # pragma: no cover - exercised by forcing the fallback in tests
+    _hs = None
+
+
+@dataclass(frozen=True)
+class Pattern:
+    regex: str  # written in the common subset of Python re and Hyperscan (no look-around)
+    group: int
+    caseless: bool = False
+    multiline: bool = False
+
+
+# A candidate line: [start, end) offsets in the scanned buffer (end excludes the newline) and the
+# groups that fired on it; ``None`` means "unknown, run everything" (the fallback).
+Candidate = tuple[int, int, "frozenset[int] | None"]
+
+
+class Prefilter:
+    def __init__(self, patterns: Sequence[Pattern], *, use_hyperscan: bool = True) -> None:
+        self.patterns = tuple(patterns)
+        self._db: Any = None
+        self._local = threading.local()
+        if use_hyperscan and _hs is not None and self.patterns:
+            self._db = self._compile_hs()
+        parts = []
+        for p in self.patterns:
+            flags = ("i" if p.caseless else "") + ("m" if p.multiline else "")
+            parts.append(f"(?{flags}:{p.regex})" if flags else f"(?:{p.regex})")
+        self._re_text = re.compile("|".join(parts) or r"(?!)")
+        self._re_bytes = re.compile(self._re_text.pattern.encode("utf-8", "surrogatepass"))
+
+    @property
+    def fast(self) -> bool:
+        return self._db is not None
+
+    def _compile_hs(self) -> Any:
+        assert _hs is not None
+        db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+        flags = []
+        for p in self.patterns:
+            f = _hs.HS_FLAG_ALLOWEMPTY * 0
+            if p.caseless:
+                f |= _hs.HS_FLAG_CASELESS
+            if p.multiline:
+                f |= _hs.HS_FLAG_MULTILINE
+            flags.append(f)
+        db.compile(
+            expressions=[p.regex.encode("utf-8", "surrogatepass") for p in self.patterns],
+            ids=[p.group for p in self.patterns],
+            elements=len(self.patterns),
+            flags=flags,
+        )
+        return db
+
+    def _scratch(self) -> Any:
+        # Hyperscan scratch space is per thread; the Slack bot may scan from several workers.
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            assert _hs is not None
+            scratch = _hs.Scratch(self._db)
+            self._local.scratch = scratch
+        return scratch
+
+    def lines(self, data: bytes) -> list[Candidate]:
+        """Candidate lines of ``data`` in order."""
+        if self._db is None:
+            return list(self._re_lines(data))
+        found: dict[int, tuple[int, set[int]]] = {}
+        cur = [-1, -1]  # start, end of the line the last match fell in
+        cur_ids: list[set[int]] = [set()]
+
+        def on_match(group: int, _frm: int, to: int, _flags: int, _ctx: object) -> None:
+            last = to - 1 if to > 0 else 0
+            if cur[0] <= last < cur[1] or (last == cur[1] and cur[1] == len(data)):
+                cur_ids[0].add(group)
+                return None
+            start = data.rfind(b"\n", 0, last) + 1
+            end = data.find(b"\n", last)
+            if end < 0:
+                end = len(data)
+            entry = found.get(start)
+            if entry is None:
+                entry = (end, set())
+                found[start] = entry
+            entry[1].add(group)
+            cur[0], cur[1] = start, end
+            cur_ids[0] = entry[1]
+            return None
+
+        self._db.scan(data, match_event_handler=on_match, scratch=self._scratch())
+        return [(s, e_ids[0], frozenset(e_ids[1])) for s, e_ids in sorted(found.items())]
+
+    def _re_lines(self, data: bytes) -> Iterator[Candidate]:
+        pos = 0
+        n = len(data)
+        while pos <= n:
+            m = self._re_bytes.search(data, pos)
+            if m is None:
+                return
+            last = m.end() - 1 if m.end() > m.start() else m.start()
+            start = data.rfind(b"\n", 0, max(last, 0)) + 1 if last > 0 else 0
+            if start < pos:
+                start = pos
+            end = data.find(b"\n", max(last, start))
+            if end < 0:
+                end = n
+            yield (start, end, None)
+            pos = end + 1
+
+    def ids(self, text: str) -> frozenset[int] | None:
+        """Groups firing anywhere in a short text (a decoded view); empty when nothing can match."""
+        if self._db is None:
+            return None if self._re_text.search(text) else frozenset()
+        hits: set[int] = set()
+
+        def on_match(group: int, _frm: int, _to: int, _flags: int, _ctx: object) -> None:
+            hits.add(group)
+            return None
+
+        self._db.scan(
+            text.encode("utf-8", "surrogatepass"), match_event_handler=on_match, scratch=self._scratch()
+        )
+        return frozenset(hits)

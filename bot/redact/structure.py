@@ -1,0 +1,233 @@
+"""Key-aware masking: the key and the punctuation stay, the value goes.
+
+Handles ``KEY=value`` env lines, JSON/YAML fields (also JSON with escaped quotes), HTTP headers
+including the signing schemes, command-line flags and the Kubernetes ``name:``/``value:`` env pair.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from bot.redact.allow import is_benign, is_placeholder, looks_secret
+from bot.redact.keys import KeyClass, classify
+
+__all__ = ["KEY_WORDS", "KeyClass", "classify", "is_name_line", "pending_name", "scan_line", "value_line"]
+from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
+
+KEY_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig", "sk", "ak", "session")
+_KEY_RE = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?P<key>-{0,2}[A-Za-z0-9_.\-]*?(?:" + "|".join(KEY_WORDS) + r")[A-Za-z0-9_.\-]*)"
+    r"(?P<close>\\*[\"'])?[ \t]*(?P<sep>:=|=>|=|:(?!//)|[ \t](?=[^\s=:]))",
+    re.IGNORECASE,
+)
+# Where a key at this position owns the rest of the line: env dumps, YAML, .netrc-like files, Dockerfiles.
+_LINE_START = re.compile(r"[ \t]*(?:(?:export|set|ENV|ARG|declare -x)[ \t]+|-[ \t]+)?\Z")
+_HEADER_SCHEMES = re.compile(
+    r"(?P<scheme>Bearer|Basic|Token|Digest|Negotiate|OAuth|JWT|Bot|token|bearer|basic)[ \t]+", re.IGNORECASE
+)
+_HMAC = re.compile(r"(?:SDK|AWS4|OBS|V4|HWS|ACS|HMAC)-HMAC-SHA\d+|AWS4-HMAC-SHA256|SDK-HMAC-SHA256", re.I)
+_HMAC_PARTS = re.compile(
+    r"(?<![A-Za-z])(?P<k>Access|Credential|Signature|AccessKeyId|Sig)=(?P<v>[^,\s\"'&]+)", re.IGNORECASE
+)
+_OBS_AUTH = re.compile(r"(?<![A-Za-z])(?:OBS|AWS|OSS)[ \t]+(?P<v>[A-Za-z0-9]{12,}:[A-Za-z0-9+/=_-]{16,})")
+_BEARER = re.compile(r"(?<![A-Za-z])Bearer[ \t]+(?P<v>[A-Za-z0-9._~+/=\-]{8,})", re.IGNORECASE)
+_CMDLINE = re.compile(
+    r"""(?x)
+    (?:\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?P<my>[^\s"']+))
+    | (?:\bsshpass\b[^\n]*?[ \t]-p[ \t]*(?P<sp>[^\s"']+))
+    | (?:\bredis-cli\b[^\n]*?[ \t]-a[ \t]+(?P<rd>[^\s"']+))
+    | (?:\b(?:curl|wget|http)\b[^\n]*?[ \t](?:-u|--user)[ \t=]*["']?[^\s:"']+:(?P<cu>[^\s"']+))
+    | (?:\b(?:docker|podman|nerdctl|helm|skopeo|buildah|crane)\b[^\n]*?\blogin\b
+         [^\n]*?[ \t]-p[ \t]+(?P<dk>[^\s"']+))
+    """
+)
+_NAME_LINE = re.compile(
+    r"""^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?(?P<k>[A-Za-z0-9_.\-]+)["']?"""
+)
+_VALUE_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*""")
+_PAIR = re.compile(
+    r"""["']?name["']?[ \t]*[:=][ \t]*["'](?P<k>[A-Za-z0-9_.\-]+)["'][ \t]*,"""
+    r"""[ \t]*["']?value["']?[ \t]*[:=][ \t]*"""
+)
+_MIN_LEN = {"signature": 16, "auth": 8}
+_STOP_UNQUOTED = frozenset(" \t\"'`&<>|)}]")
+
+
+def scan_line(line: str) -> list[Span]:
+    spans: list[Span] = []
+    for m in _KEY_RE.finditer(line):
+        key = m.group("key")
+        cls = classify(key)
+        if cls is None:
+            continue
+        sep = m.group("sep")
+        if sep.isspace() and not key.startswith("-"):
+            continue  # "token expired": prose, not an assignment
+        lower = key.lower().lstrip("-")
+        if lower in {"authorization", "proxy-authorization"} and sep == ":":
+            spans.extend(_authorization(line, m.end()))
+            continue
+        anchored = _LINE_START.match(line, 0, m.start()) is not None and not sep.isspace()
+        quote = _open_quote(line, m.start())
+        span = _value_span(line, m.end(), anchored=anchored, quote=quote, cookie=cls.kind == "cookie")
+        if span is None:
+            continue
+        start, end = span
+        if sep.isspace() and line.startswith("-", start):
+            continue  # "--password --other-flag": the flag has no inline value here
+        if _keep(line[start:end], cls, key):
+            continue
+        kind = cls.kind
+        if key.lower() in {"auth", '"auth'} and _is_userpass_b64(line[start:end]):
+            kind = "docker-auth"
+        spans.append(Span(start, end, kind, PRIO_KEY))
+    if _HMAC.search(line):
+        for m in _HMAC_PARTS.finditer(line):
+            if not is_placeholder(m.group("v")):
+                spans.append(Span(m.start("v"), m.end("v"), "request-signature", PRIO_STRUCT))
+    for m in _OBS_AUTH.finditer(line):
+        spans.append(Span(m.start("v"), m.end("v"), "request-signature", PRIO_STRUCT))
+    for m in _BEARER.finditer(line):
+        if not is_placeholder(m.group("v")):
+            spans.append(Span(m.start("v"), m.end("v"), "bearer-token", PRIO_STRUCT))
+    for m in _CMDLINE.finditer(line):
+        group = m.lastgroup
+        if group and not is_placeholder(m.group(group)):
+            spans.append(Span(m.start(group), m.end(group), "password", PRIO_STRUCT))
+    for m in _PAIR.finditer(line):
+        cls = classify(m.group("k"))
+        if cls is not None:
+            span = _value_span(line, m.end(), anchored=False, quote=None, cookie=False)
+            if span and not _keep(line[span[0] : span[1]], cls, m.group("k")):
+                spans.append(Span(span[0], span[1], cls.kind, PRIO_KEY))
+    return spans
+
+
+def pending_name(line: str) -> KeyClass | None:
+    """A Kubernetes env entry's ``name:`` line whose ``value:`` (on a following line) is a secret."""
+    m = _NAME_LINE.match(line)
+    if m is None or _VALUE_LINE.search(line):
+        return None
+    return classify(m.group("k"))
+
+
+def value_line(line: str, cls: KeyClass) -> Span | None:
+    m = _VALUE_LINE.match(line)
+    if m is None:
+        return None
+    span = _value_span(line, m.end(), anchored=True, quote=None, cookie=False)
+    if span is None or _keep(line[span[0] : span[1]], cls, "value"):
+        return None
+    return Span(span[0], span[1], cls.kind, PRIO_KEY)
+
+
+def is_name_line(line: str) -> bool:
+    return _NAME_LINE.match(line) is not None
+
+
+def _keep(value: str, cls: KeyClass, key: str) -> bool:
+    if is_placeholder(value.strip()) or value.strip() in {"|", ">", "|-", ">-", "{", "[", "{}", "[]"}:
+        return True
+    if len(value) < _MIN_LEN.get(cls.kind, 1):
+        return True
+    if cls.strong:
+        return value.startswith(("sha256:", "sha512:")) and is_benign(value)
+    return not looks_secret(value.strip("\"'"))
+
+
+def _open_quote(line: str, pos: int) -> str | None:
+    """The quote character enclosing ``pos`` (e.g. ``-H "Cookie: a=b; c=d"``), if any."""
+    lo = max(0, pos - 4096)  # bounded: a megabyte-long JSON line must not go quadratic
+    for q in ('"', "'"):
+        if line.count(q, lo, pos) % 2 == 1:
+            return q
+    return None
+
+
+def _value_span(
+    line: str, pos: int, *, anchored: bool, quote: str | None, cookie: bool
+) -> tuple[int, int] | None:
+    n = len(line)
+    while pos < n and line[pos] in " \t":
+        pos += 1
+    if pos >= n:
+        return None
+    # Quoted values, including JSON-in-JSON (\") and nested escapes (\\\").
+    bs = 0
+    while pos + bs < n and line[pos + bs] == "\\":
+        bs += 1
+    if pos + bs < n and line[pos + bs] in "\"'":
+        q = line[pos : pos + bs + 1]
+        start = pos + bs + 1
+        end = _find_close(line, start, q)
+        return (start, end) if end > start else None
+    if cookie or anchored:
+        stop = n if quote is None else line.find(quote, pos)
+        if stop < 0:
+            stop = n
+        end = stop
+        if anchored and not cookie:
+            comment = line.find(" #", pos, stop)
+            if comment >= 0:
+                end = comment
+        while end > pos and line[end - 1] in " \t\r,":
+            end -= 1
+        return (pos, end) if end > pos else None
+    end = pos
+    while end < n:
+        c = line[end]
+        if c in _STOP_UNQUOTED or c == quote:
+            break
+        if c in ",;" and (end + 1 >= n or line[end + 1] in " \t\"'"):
+            break
+        end += 1
+    return (pos, end) if end > pos else None
+
+
+def _find_close(line: str, start: int, q: str) -> int:
+    """End of a quoted value: the next unescaped closing quote (or the line's end: fail closed)."""
+    if len(q) > 1:  # \" style: the value ends at the same escaped quote
+        i = line.find(q, start)
+        return len(line) if i < 0 else i
+    i = start
+    while i < len(line):
+        c = line[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == q:
+            return i
+        i += 1
+    return len(line)
+
+
+def _authorization(line: str, pos: int) -> list[Span]:
+    quote = _open_quote(line, pos)
+    span = _value_span(line, pos, anchored=True, quote=quote, cookie=True)
+    if span is None:
+        return []
+    start, end = span
+    value = line[start:end].strip("\"'")
+    if is_placeholder(value):
+        return []
+    if _HMAC.match(value):
+        return []  # the signing-scheme pass masks Access/Credential/Signature and keeps SignedHeaders
+    m = _HEADER_SCHEMES.match(line, start)
+    kind = "authorization"
+    if m is not None:
+        scheme = m.group("scheme").lower()
+        kind = "basic-auth" if scheme == "basic" else "bearer-token"
+        start = m.end()
+    if start >= end or is_placeholder(line[start:end].strip("\"'")):
+        return []
+    return [Span(start, end, kind, PRIO_STRUCT)]
+
+
+def _is_userpass_b64(value: str) -> bool:
+    try:
+        raw = base64.b64decode(value.strip("\"'"), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in raw

@@ -1,0 +1,81 @@
+"""URLs stay readable; their credentials do not: userinfo passwords and signing/token query parameters."""
+
+from __future__ import annotations
+
+import re
+
+from bot.redact.allow import is_placeholder
+from bot.redact.spans import PRIO_STRUCT, Span
+
+# Query parameters that sign a URL or carry a credential (S3/OBS/OSS/GCS/Azure SAS presigning, tokens).
+SIGNING_PARAMS = (
+    "x-amz-signature",
+    "x-amz-credential",
+    "x-amz-security-token",
+    "signature",
+    "accesskeyid",
+    "x-obs-security-token",
+    "x-obs-signature",
+    "x-obs-credential",
+    "sig",
+    "x-goog-signature",
+    "x-goog-credential",
+    "googleaccessid",
+    "ossaccesskeyid",
+    "security-token",
+    "securitytoken",
+    "x-oss-signature",
+    "x-oss-credential",
+    "x-oss-security-token",
+)
+TOKEN_PARAMS = (
+    "token",
+    "access_token",
+    "accesstoken",
+    "id_token",
+    "refresh_token",
+    "auth",
+    "auth_token",
+    "api_key",
+    "apikey",
+    "key",
+    "password",
+    "passwd",
+    "pwd",
+    "secret",
+    "client_secret",
+    "private_token",
+    "session",
+    "sessionid",
+    "x-auth-token",
+    "code",
+)
+_PARAM = re.compile(
+    r"(?<=[?&;#])(?P<name>"
+    + "|".join(re.escape(p) for p in sorted(SIGNING_PARAMS + TOKEN_PARAMS, key=len, reverse=True))
+    + r")=(?P<v>[^&#\s\"'<>\\]+)",
+    re.IGNORECASE,
+)
+_SIGNING = frozenset(SIGNING_PARAMS)
+# scheme://user:password@host — the password part only; a bare user stays readable.
+_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?P<user>[^\s:/@\"'<>]*):(?P<pw>[^\s/\"'<>]+)@")
+_MIN_TOKEN_PARAM = 8  # ?key=train and ?code=200 are not credentials
+
+
+def scan_line(line: str) -> list[Span]:
+    spans: list[Span] = []
+    if "=" in line:
+        for m in _PARAM.finditer(line):
+            value = m.group("v")
+            if is_placeholder(value):
+                continue
+            name = m.group("name").lower()
+            if name in _SIGNING:
+                spans.append(Span(m.start("v"), m.end("v"), "url-signature", PRIO_STRUCT))
+            elif len(value) >= _MIN_TOKEN_PARAM:
+                spans.append(Span(m.start("v"), m.end("v"), "url-token", PRIO_STRUCT))
+    if "@" in line:
+        for m in _USERINFO.finditer(line):
+            if not is_placeholder(m.group("pw")):
+                spans.append(Span(m.start("pw"), m.end("pw"), "url-password", PRIO_STRUCT))
+    return spans
