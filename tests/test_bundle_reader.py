@@ -1,0 +1,88 @@
+"""The bundle reader: kubectl's layout, YAML or JSON Lists, log sections, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.bundle import BundleError, read_bundle
+from bot.bundle.logs import UNKNOWN_CONTAINER, split_sections
+
+
+def _write(path: Path, doc: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+def _pod(name: str) -> dict[str, object]:
+    return {"metadata": {"name": name, "namespace": "ci"}, "status": {"phase": "Running"}}
+
+
+def test_single_cluster_without_index(tmp_path: Path) -> None:
+    _write(tmp_path / "nodes.json", {"kind": "NodeList", "items": [{"metadata": {"name": "n1"}}]})
+    _write(tmp_path / "ci" / "pods.json", {"kind": "PodList", "items": [_pod("p1")]})
+    (tmp_path / "ci" / "p1").mkdir()
+    (tmp_path / "ci" / "p1" / "logs.txt").write_text(
+        "==== START logs for container main of pod ci/p1 ====\nhello\nworld\n"
+        "==== END logs for container main of pod ci/p1 ====\n"
+        "==== START logs for container side of pod ci/p1 ====\nside\n==== END logs for container side of pod ci/p1 ====\n",
+        encoding="utf-8")
+    ev = read_bundle(tmp_path)
+    assert ev.clusters == ["default"]
+    assert [p.name for p in ev.pods] == ["p1"] and ev.pods[0].cluster == "default"
+    assert {(x.source.container, x.text) for x in ev.logs} == {("main", "hello\nworld\n"), ("side", "side\n")}
+    assert ev.not_collected == ["ci/events.json"]
+
+
+def test_yaml_lists_and_index(tmp_path: Path) -> None:
+    (tmp_path / "snapshot.yaml").write_text("capturedAt: 2026-11-20T08:00:00Z\nclusters: [a]\n", encoding="utf-8")
+    (tmp_path / "a" / "ns").mkdir(parents=True)
+    (tmp_path / "a" / "ns" / "pods.yaml").write_text("kind: PodList\nitems:\n- metadata: {name: y}\n", encoding="utf-8")
+    ev = read_bundle(tmp_path)
+    assert ev.captured_at is not None and ev.captured_at.year == 2026
+    assert ev.pods[0].name == "y" and ev.pods[0].namespace == "ns" and ev.pods[0].cluster == "a"
+    assert "a/nodes.json" in ev.not_collected
+
+
+def test_missing_cluster_directory_is_not_collected(tmp_path: Path) -> None:
+    (tmp_path / "snapshot.yaml").write_text("clusters: [gone]\n", encoding="utf-8")
+    ev = read_bundle(tmp_path)
+    assert ev.not_collected == ["gone/ (cluster directory)"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"kind": "PodList", "items": [', "ci/pods.json: not valid JSON at line 1"),
+        ('{"kind": "Pod", "metadata": {}}', "ci/pods.json: not a Kubernetes List"),
+        ('{"kind": "Pod", "items": []}', "ci/pods.json: kind 'Pod' is not a List"),
+        ('{"kind": "PodList", "items": [3]}', "ci/pods.json: items[0] is not an object"),
+        ('{"kind": "PodList", "items": [{"status": {"containerStatuses": [{"restartCount": "x"}]}}]}',
+         "ci/pods.json: items[0].status.containerStatuses.0.restartCount"),
+    ],
+)
+def test_corrupt_file_gives_one_line(tmp_path: Path, content: str, message: str) -> None:
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "pods.json").write_text(content, encoding="utf-8")
+    with pytest.raises(BundleError) as err:
+        read_bundle(tmp_path)
+    assert str(err.value).startswith(message)
+    assert "\n" not in str(err.value)
+
+
+def test_corrupt_index(tmp_path: Path) -> None:
+    (tmp_path / "snapshot.yaml").write_text("capturedAt: [unclosed\n", encoding="utf-8")
+    with pytest.raises(BundleError, match=r"^snapshot.yaml: not valid YAML"):
+        read_bundle(tmp_path)
+    (tmp_path / "snapshot.yaml").write_text("clusters: ['../etc']\n", encoding="utf-8")
+    with pytest.raises(BundleError, match="not a directory name"):
+        read_bundle(tmp_path)
+
+
+def test_log_sections_cut_short_and_unmarked() -> None:
+    cut = "==== START logs for container main of pod a/b ====\nline1\nline2"
+    assert list(split_sections(cut)) == [("main", "line1\nline2")]
+    assert list(split_sections("plain log\n")) == [(UNKNOWN_CONTAINER, "plain log\n")]
+    assert list(split_sections("")) == []

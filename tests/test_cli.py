@@ -1,0 +1,91 @@
+"""The command line as users and scripts call it: output formats and exit codes (CONTRACT §3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "ci-runner-image-pull"
+RUNNER = "runner/linux-aarch64-a2-1-kq7xv-runner-x7k2p"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_json_is_the_contract_object(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "diagnose", RUNNER, "--snapshot", str(EXAMPLE), "--format", "json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert set(doc) >= {"target", "findings", "last_stage", "incomplete", "redactions"}
+    assert doc["target"] == {"kind": "EphemeralRunner", "name": RUNNER.split("/")[1], "namespace": "arc-runners",
+                             "cluster": "ci-cluster"}
+    first = doc["findings"][0]
+    assert first["case"] == "pod.image.pull-failed"
+    assert set(first) == {"case", "title", "severity", "evidence", "next_steps", "avoid", "escalate_to"}
+    assert all(set(e) == {"source", "text"} for e in first["evidence"])
+    assert first["escalate_to"] in ("user", "admin", "ci-infra", "operator")
+    assert isinstance(doc["redactions"], int)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "ticket"])
+def test_human_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    status, out, _ = run(capsys, "diagnose", RUNNER, "--snapshot", str(EXAMPLE), "--format", fmt, "--lang", "zh")
+    assert status == 0
+    assert "pod.image.pull-failed" in out
+    assert "已脱敏" in out
+
+
+def test_ticket_has_the_fields_admins_ask_for(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "diagnose", RUNNER, "--snapshot", str(EXAMPLE), "--format", "ticket")
+    for label in ("Target:", "Job phase:", "Last stage reached:", "Worker/Pod", "Clusters:", "Nodes:", "Images:",
+                  "StorageClass:", "First error (redacted):", "Already tried:"):
+        assert label in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "message"),
+    [
+        (["diagnose", "Bad_Name", "--snapshot", "."], 2, "invalid job name 'Bad_Name'"),
+        (["diagnose", "-leading", "--snapshot", "."], 2, ""),
+        (["diagnose", "node/x", "--snapshot", "."], 2, "unknown target kind 'node'"),
+        (["diagnose", "no-such-job", "--snapshot", str(EXAMPLE)], 3, "job/no-such-job not found: looked for Job"),
+        (["diagnose", "pod/nope", "--snapshot", str(EXAMPLE)], 3, "in clusters ci-cluster"),
+        (["diagnose", "x", "--snapshot", "/nonexistent-dir"], 1, "cannot read snapshot"),
+        (["check", "--snapshot", str(EXAMPLE), "--now", "yesterday"], 2, "--now 'yesterday' is not an RFC3339"),
+        (["frobnicate"], 2, ""),
+    ],
+)
+def test_exit_codes(capsys: pytest.CaptureFixture[str], argv: list[str], status: int, message: str) -> None:
+    try:
+        got = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        got = int(exc.code or 0)
+    _, err = capsys.readouterr()
+    assert got == status
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_corrupt_bundle_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "ns").mkdir()
+    (tmp_path / "ns" / "pods.json").write_text("{nope", encoding="utf-8")
+    status, out, err = run(capsys, "diagnose", "pod/x", "--snapshot", str(tmp_path))
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "ns/pods.json: not valid JSON" in err
+
+
+def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "check", "--snapshot", str(EXAMPLE), "--format", "json",
+                         "--now", "2026-11-20T08:00:00Z")
+    assert status == 0
+    doc = json.loads(out)
+    for alert in doc["alerts"]:
+        assert set(alert) == {"check", "key", "case", "object", "severity", "since", "summary"}
