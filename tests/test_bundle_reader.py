@@ -27,7 +27,8 @@ def test_single_cluster_without_index(tmp_path: Path) -> None:
     (tmp_path / "ci" / "p1" / "logs.txt").write_text(
         "==== START logs for container main of pod ci/p1 ====\nhello\nworld\n"
         "==== END logs for container main of pod ci/p1 ====\n"
-        "==== START logs for container side of pod ci/p1 ====\nside\n==== END logs for container side of pod ci/p1 ====\n",
+        "==== START logs for container side of pod ci/p1 ====\nside\n"
+        "==== END logs for container side of pod ci/p1 ====\n",
         encoding="utf-8")
     ev = read_bundle(tmp_path)
     assert ev.clusters == ["default"]

@@ -1,6 +1,7 @@
 """Order findings so the first one answers "what is wrong, and what do I do next".
 
-Safety first, always. Then real failures before informational notes, the earliest failing stage before
+Safety first, always. Then real failures before informational notes, causes before the alerts that
+describe their outside (a pod Pending too long), the earliest failing stage before
 later ones (a worker that cannot reach the Head is explained by the Head that never scheduled), a case that
 another matched case explains after it, catch-alls after specific cases, then severity and time. A
 credential found in the evidence goes right after the failure cause, or first when nothing failed.
@@ -16,10 +17,11 @@ FAILURE_SEVERITIES = ("critical", "error", "warning")
 _NEVER = datetime.max.replace(tzinfo=UTC)
 
 
-def _key(f: Finding) -> tuple[int, int, int, int, int, int, datetime, str]:
+def _key(f: Finding) -> tuple[int, int, int, int, int, int, int, datetime, str]:
     return (
         0 if f.case.safety else 1,
         0 if f.severity in FAILURE_SEVERITIES else 1,
+        1 if f.case.category == "alert" else 0,  # "Pending too long" is what the cause looks like from outside
         f.stage,
         1 if f.demoted else 0,
         1 if f.case.generic else 0,
