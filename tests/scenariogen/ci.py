@@ -103,8 +103,7 @@ def steplog(start_minutes_before: float, lines: Iterable[str | tuple[float, str]
             offset += 0.4
             text = item
         ts = start + timedelta(seconds=offset)
-        frac = (i * 1234567 + 7654321) % 10_000_000
-        out.append(ts.strftime("%Y-%m-%dT%H:%M:%S") + f".{frac:07d}Z {text}")
+        out.append(ts.strftime("%Y-%m-%dT%H:%M:%S") + f".{ts.microsecond:06d}{(i * 7) % 10}Z {text}")
     return out
 
 
@@ -1819,6 +1818,721 @@ def pod_liqo_offloading_backoff() -> Scenario:
     }]
     s.ers = [ephemeral_runner(runner, created=t(47.01), phase="Pending", ready=False)]
     return expect(s, "pod.liqo.offloading-backoff", excludes=["pod.schedule.selector-mismatch"])
+
+
+
+# ---------------------------------------------------------------------------------------------
+# ci.*
+
+A3_IMAGE = VLLM_IMAGE.replace("main-a2", "main-a3")
+HOOK_FAILED = ("##[error]Executing the custom container implementation failed. Please contact your self hosted "
+               "runner administrator.")
+
+
+@scenario
+def ci_runner_novolume_hash() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "n4wzk", "f8q2t")
+    s = Scenario("ci-runner-novolume-hash",
+                 "In runner-container-hooks novolume mode every copy of the workspace back from the job pod fails the "
+                 "directory hash check and is retried until the job fails after ~11 minutes in post-checkout; this is "
+                 "the upstream novolume defect, not the user's workflow.", f"pod/{runner}")
+    lines = []
+    for i in range(6):
+        want = stable_uid("want", str(i)).replace("-", "") + stable_uid("w2", str(i)).replace("-", "")
+        got = stable_uid("got", str(i)).replace("-", "") + stable_uid("g2", str(i)).replace("-", "")
+        lines.append(f"##[debug]The hash of the directory does not match the expected value; want='{want}' "
+                     f"got='{got}'")
+        lines.append(f"##[debug]Retrying copy of /home/runner/_work from pod {runner}-workflow:/__w "
+                     f"(attempt {i + 2}/7) in 110s")
+    lines += ["##[error]Error: The hash of the directory does not match the expected value after 7 attempts",
+              HOOK_FAILED]
+    steps = steplog(24, checkout_steps(REPO_VLLM, GIT_SHA))
+    add_job(s, runner, node="npu-a2-01", hook=True, novolume=True, job="unit-test (a2-1)", repo=REPO_VLLM,
+            run_id=19384900000, created=26, steps=steps, runner_lines=lines, result="Failed", end=12)
+    return expect(s, "ci.runner.novolume", excludes=["ci.run.user-script", "ci.control-plane.blip"])
+
+
+@scenario
+def ci_runner_novolume_missing_action() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "j3vbq", "x5c8r")
+    wname = f"{runner}-workflow"
+    s = Scenario("ci-runner-novolume-missing-action",
+                 "A local composite action (uses: ./.github/actions/collect-env) cannot find its script in the job "
+                 "pod because novolume mode does not map /home/runner/_work to /__w, so python reports can't open "
+                 "file ... No such file or directory.", f"pod/{runner}")
+    steps = steplog(14, checkout_steps(REPO_VLLM, GIT_SHA) + [
+        "##[group]Run ./.github/actions/collect-env",
+        "##[endgroup]",
+        "##[group]Run python3 /home/runner/_work/vllm-ascend/vllm-ascend/.github/actions/collect-env/collect_env.py",
+        "##[endgroup]",
+        "python3: can't open file '/home/runner/_work/vllm-ascend/vllm-ascend/.github/actions/collect-env/"
+        "collect_env.py': [Errno 2] No such file or directory",
+        "##[error]Process completed with exit code 2.",
+    ])
+    add_job(s, runner, node="npu-a2-02", hook=True, novolume=True, job="unit-test (a2-1)", repo=REPO_VLLM,
+            run_id=19384911111, created=16, steps=steps, result="Failed", end=11)
+    return expect(s, "ci.runner.novolume", excludes=["pod.run.crash-on-start"])
+
+
+@scenario
+def ci_run_user_script() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "p6dfm", "q3z9w")
+    s = Scenario("ci-run-user-script",
+                 "The runner and job containers started fine and the workflow ran; the pytest step itself failed an "
+                 "assertion and exited 1, so it is the user's test to fix and the platform is healthy.",
+                 f"pod/{runner}")
+    steps = steplog(30, checkout_steps(REPO_VLLM, GIT_SHA) + pip_noise() + pytest_head(
+        "tests/ut/ops/test_rotary_embedding.py") + [
+        "tests/ut/ops/test_rotary_embedding.py::test_rope_forward_oot[bf16] PASSED",
+        "tests/ut/ops/test_rotary_embedding.py::test_rope_forward_oot[fp16] PASSED",
+        "tests/ut/ops/test_rotary_embedding.py::test_rope_neox_style FAILED",
+        "=================================== FAILURES ===================================",
+        "____________________________ test_rope_neox_style _____________________________",
+        "    def test_rope_neox_style():",
+        ">       torch.testing.assert_close(out, ref, atol=1e-3, rtol=1e-3)",
+        "E       AssertionError: Tensor-likes are not close!",
+        "E       Mismatched elements: 96 / 4096 (2.3%)",
+        "E       Greatest absolute difference: 0.0078125 at index (3, 17) (up to 0.001 allowed)",
+        "tests/ut/ops/test_rotary_embedding.py:88: AssertionError",
+        "=========================== short test summary info ============================",
+        "FAILED tests/ut/ops/test_rotary_embedding.py::test_rope_neox_style - AssertionError: Tensor-likes are not "
+        "close!",
+        "========================= 1 failed, 2 passed in 38.90s =========================",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a2-03", hook=True, job="unit-test (a2-1)", repo=REPO_VLLM, run_id=19384920000,
+            created=32, steps=steps, result="Failed", end=26)
+    return expect(s, "ci.run.user-script", excludes=["pod.run.crash-on-start", "pod.run.oom-killed"])
+
+
+@scenario
+def ci_run_kubeconfig_wrong_cluster() -> Scenario:
+    runner = runner_name("linux-amd64-cpu-4", "r2xqh", "m6w9b")
+    s = Scenario("ci-run-kubeconfig-wrong-cluster",
+                 "kubectl inside the job times out dialing 10.120.4.17:5443 because the kubeconfig in the repository "
+                 "secret points at another (Hong Kong) cluster; DNS and the runner's own API access are fine.",
+                 f"pod/{runner}")
+    err = ('E1120 07:41:32.118202     412 memcache.go:265] "Unhandled Error" err="couldn\'t get current server API '
+           'group list: Get \\"https://10.120.4.17:5443/api?timeout=32s\\": dial tcp 10.120.4.17:5443: i/o timeout"')
+    steps = steplog(22, checkout_steps(REPO_CI, GIT_SHA) + [
+        "##[group]Run azure/setup-kubectl@v4",
+        "Kubectl tool version: 'v1.31.6' has been cached at /opt/hostedtoolcache/kubectl/1.31.6/x64/kubectl",
+        "##[endgroup]",
+        "##[group]Run echo \"$KUBECONFIG_B64\" | base64 -d > $HOME/.kube/config && kubectl apply -f deploy/rayjob.yaml",
+        "env:",
+        "  KUBECONFIG_B64: ***",
+        "##[endgroup]",
+        err, err, err,
+        "Unable to connect to the server: dial tcp 10.120.4.17:5443: i/o timeout",
+        "##[error]Process completed with exit code 1.",
+        "Post job cleanup.",
+    ])
+    add_job(s, runner, node="cpu-x86-02", hook=False, job="deploy-ray-e2e", repo=REPO_CI, run_id=19384930000,
+            workflow="ray-e2e.yaml", created=24, steps=steps, result="Failed", end=18)
+    return expect(s, "ci.run.kubeconfig-wrong-cluster", excludes=["ci.node.dns", "ci.control-plane.blip"])
+
+
+@scenario
+def ci_run_upload_blocked() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-4", "h5kvd", "t2r8n")
+    s = Scenario("ci-run-upload-blocked",
+                 "Tests passed but uploading the benchmark artifact stalls ('Upload progress stalled') because the "
+                 "upload endpoint is not on the network allow-list, after which the container hook fails with exit "
+                 "code 1.", f"pod/{runner}")
+    steps = steplog(40, pytest_head("benchmarks/test_serving_perf.py") + [
+        "benchmarks/test_serving_perf.py::test_qwen3_8b_throughput PASSED",
+        "==================== 1 passed, 0 errors, 3 warnings in 611.20s ====================",
+        "##[group]Run actions/upload-artifact@v4",
+        "with:",
+        "  name: perf-results",
+        "  path: /tmp/perf",
+        "##[endgroup]",
+        "With the provided path, there will be 12 files uploaded",
+        "Beginning upload of artifact content to blob storage",
+        "Uploaded bytes 8388608",
+        "Uploaded bytes 16777216",
+        (1260.0, "Error: Upload progress stalled."),
+    ])
+    lines = [HOOK_FAILED, "##[error]Process completed with exit code 1."]
+    add_job(s, runner, node="npu-a2-02", hook=True, job="perf-benchmark (a2-4)", repo=REPO_VLLM, run_id=19384940000,
+            created=42, steps=steps, runner_lines=lines, result="Failed", end=19)
+    return expect(s, "ci.run.upload-blocked", excludes=["ci.control-plane.blip", "ci.runner.novolume",
+                                                        "ci.run.user-script"])
+
+
+@scenario
+def ci_run_host_oom() -> Scenario:
+    runner = runner_name("linux-aarch64-a2b3-8", "k9wcx", "s4p7j")
+    wname = f"{runner}-workflow"
+    s = Scenario("ci-run-host-oom",
+                 "The process exits with torch.OutOfMemoryError from allocate_host_memory_slowpath, aclrtMallocHostWithCfg "
+                 "error code 207001 and Memory_Allocation_Failure(EL0004): the node's host memory (pinned memory / "
+                 "hicache) ran out; the container was not OOMKilled and its limit was not reached.", f"pod/{wname}")
+    steps = steplog(35, pytest_head("tests/e2e/nightly/test_hicache.py") + [
+        "INFO 11-20 07:27:03 [__init__.py:216] Automatically detected platform npu.",
+        "INFO 11-20 07:29:51 [kv_cache_manager.py:88] hicache: allocating 384.00 GiB host KV cache (concurrency=64)",
+        "(EngineCore_DP0 pid=3321) Traceback (most recent call last):",
+        "(EngineCore_DP0 pid=3321)   File \"/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py\", "
+        "line 2890, in initialize_kv_cache",
+        "(EngineCore_DP0 pid=3321)     host_buf = torch.empty(size, dtype=torch.uint8, pin_memory=True)",
+        "(EngineCore_DP0 pid=3321) torch.OutOfMemoryError: allocate_host_memory_slowpath:build/CMakeFiles/"
+        "torch_npu.dir/compiler_depend.ts:172 NPU function error: aclrtMallocHostWithCfg(&ptr, size, &cfg), error "
+        "code is 207001",
+        "(EngineCore_DP0 pid=3321) [ERROR] 2026-11-20-07:29:53 (PID:3321, Device:0, RankID:-1) ERR00100 PTA call acl "
+        "api failed",
+        "(EngineCore_DP0 pid=3321) [Error]: Memory allocation failed. ",
+        "(EngineCore_DP0 pid=3321)         Check whether the host memory is sufficient.",
+        "(EngineCore_DP0 pid=3321) EL0004: [PID: 3321] 2026-11-20-07:29:53.874.112 Memory_Allocation_Failure(EL0004): "
+        "Failed to allocate memory.",
+        "(EngineCore_DP0 pid=3321)         Possible Cause: Available memory is insufficient.",
+        "(EngineCore_DP0 pid=3321)         Solution: Close applications not in use.",
+        "FAILED tests/e2e/nightly/test_hicache.py::test_qwen3_235b_hicache - RuntimeError: Engine core "
+        "initialization failed. See root cause above.",
+        "================== 1 failed, 0 errors in 177.02s (0:02:57) ==================",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a2-02", hook=True, job="nightly (hicache)", repo=REPO_SGL, run_id=19384950000,
+            workflow="nightly-test-npu.yml", created=37, steps=steps, result="Failed", end=29)
+    return expect(s, "ci.run.host-oom", excludes=["pod.run.oom-killed"])
+
+
+@scenario
+def ci_build_parallel_oom() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-800i-16", "w7bnd", "c2x5v")
+    s = Scenario("ci-build-parallel-oom",
+                 "Building vllm-ascend from source, the script parsed 800 cards from the a3-800i label and derived "
+                 "MAX_JOBS=384 from the host's 192 cores instead of the pod's 23 CPUs, so many cc1plus processes are "
+                 "Killed and the install fails; the container itself was not OOMKilled.", f"pod/{runner}")
+    killed = ["c++: fatal error: Killed signal terminated program cc1plus", "compilation terminated."]
+    steps = steplog(48, checkout_steps(REPO_VLLM, GIT_SHA) + [
+        "##[group]Run bash .github/workflows/scripts/build_from_source.sh",
+        "##[endgroup]",
+        "+ NPU_NUM=$(echo linux-aarch64-a3-800i-16 | sed -E 's/.*a3-([0-9]+).*/\\1/')",
+        "+ echo 'detected 800 NPUs, 192 CPU cores (nproc)'",
+        "detected 800 NPUs, 192 CPU cores (nproc)",
+        "+ export MAX_JOBS=384",
+        "+ pip install -v -e . --no-build-isolation",
+        "  [112/1936] Building CXX object csrc/CMakeFiles/vllm_ascend_C.dir/kernels/pos_encoding_kernels.cpp.o",
+        *killed, *killed,
+        "  [187/1936] Building CXX object csrc/CMakeFiles/vllm_ascend_C.dir/torch_binding.cpp.o",
+        *killed, *killed, *killed,
+        "  ninja: build stopped: subcommand failed.",
+        "  error: subprocess-exited-with-error",
+        "ERROR: Failed building editable for vllm_ascend",
+        "##[error]Process completed with exit code 1.",
+    ])
+    add_job(s, runner, node="npu-a3-01", hook=False, job="build-from-source (a3-800i)", repo=REPO_VLLM,
+            run_id=19384960000, created=50, steps=steps, result="Failed", end=33)
+    return expect(s, "ci.build.parallel-oom", excludes=["pod.run.oom-killed", "ci.run.user-script"])
+
+
+def deps_scenario(name: str, description: str, runner: str, lines: list[str], *, repo: str = REPO_VLLM,
+                  target_wf: bool = True, node: str = "npu-a2-01", excludes: list[str] | None = None) -> Scenario:
+    wname = f"{runner}-workflow"
+    s = Scenario(name, description, f"pod/{wname}" if target_wf else f"pod/{runner}")
+    steps = steplog(20, checkout_steps(repo, GIT_SHA) + [
+        "##[group]Run pip install -r requirements-dev.txt",
+        "##[endgroup]",
+    ] + pip_noise() + lines + ["##[error]Process completed with exit code 1."] + post_job_noise())
+    add_job(s, runner, node=node, hook=True, job="unit-test (a2-1)", repo=repo, run_id=19384970000 + hash_int(name) % 999,
+            created=22, steps=steps, result="Failed", end=12)
+    return expect(s, "ci.deps.cache", excludes=excludes)
+
+
+CACHE_HOST = "cache-service.nginx-pypi-cache.svc.cluster.local"
+
+
+@scenario
+def ci_deps_cache_read_timeout() -> Scenario:
+    retry = ("WARNING: Retrying (Retry(total={n}, connect=None, read=None, redirect=None, status=None)) after "
+             "connection broken by 'ReadTimeoutError(\"HTTPConnectionPool(host='" + CACHE_HOST + "', port=80): Read "
+             "timed out. (read timeout=15)\")': /pypi/simple/torch-npu/")
+    return deps_scenario(
+        "ci-deps-cache-read-timeout",
+        "pip install through the in-cluster PyPI cache times out (Read timed out) because the nginx cache's "
+        "upstream is slow or rate-limited; retry or have CI fix the cache, the requirements are fine.",
+        runner_name("linux-aarch64-a2-1", "d8mtk", "h2w6q"),
+        ["Collecting torch-npu==2.7.1 (from -r requirements-dev.txt (line 4))"] +
+        [retry.format(n=n) for n in (4, 3, 2, 1, 0)] +
+        ["ERROR: Exception:",
+         "Traceback (most recent call last):",
+         '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/pip/_vendor/urllib3/response.py", line 438, '
+         "in _error_catcher",
+         "    yield",
+         f"pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPConnectionPool(host='{CACHE_HOST}', port=80): Read "
+         "timed out."],
+        excludes=["ci.node.dns"])
+
+
+@scenario
+def ci_deps_cache_incomplete_download() -> Scenario:
+    url = (f"http://{CACHE_HOST}/pypi/packages/9c/4e/3b1f2a0e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b/"
+           "torch-2.7.1-cp311-cp311-manylinux_2_28_aarch64.whl")
+    return deps_scenario(
+        "ci-deps-cache-incomplete-download",
+        "Downloading the torch wheel through the PyPI cache is cut short ('Download failed because not enough bytes "
+        "were received'), a cache/mirror short read rather than a problem in the job.",
+        runner_name("linux-aarch64-a2-1", "g4qxn", "z7k3d"),
+        ["Collecting torch==2.7.1 (from -r requirements-dev.txt (line 3))",
+         "  Downloading " + url.rsplit("/", 1)[1] + " (102.3 MB)",
+         "     ━━━━━━━━━━━━━━━━━━╸━━━━━━━━━━━━━━━━━━━━━ 47.2/102.3 MB 1.1 MB/s eta 0:00:51",
+         "WARNING: Connection timed out while downloading.",
+         "error: incomplete-download",
+         "",
+         "× Download failed because not enough bytes were received (47.2 MB/102.3 MB)",
+         "╰─> URL: " + url,
+         "",
+         "note: This is an issue with network connectivity, not pip.",
+         "hint: Consider using --resume-retries to enable download resumption."])
+
+
+@scenario
+def ci_deps_cache_http_503() -> Scenario:
+    url = f"http://{CACHE_HOST}/pypi/simple/transformers/"
+    return deps_scenario(
+        "ci-deps-cache-http-503",
+        "uv cannot fetch the package index because the PyPI cache service answers HTTP 503 Service Unavailable.",
+        runner_name("linux-aarch64-a3-2", "t9cwm", "b3v8k"),
+        ["+ uv pip install --system -r requirements-dev.txt",
+         "Using Python 3.11.13 environment at: /usr/local/python3.11.13",
+         "  × Failed to fetch: `" + url + "`",
+         "  ├─▶ Request failed after 3 retries",
+         "  ╰─▶ HTTP status server error (503 Service Unavailable) for url (" + url + ")"],
+        node="npu-a3-02", target_wf=False)
+
+
+@scenario
+def ci_deps_cache_hash_mismatch() -> Scenario:
+    return deps_scenario(
+        "ci-deps-cache-hash-mismatch",
+        "pip rejects torch_npu because the wheel served by the download-r2 mirror does not match the pinned sha256 "
+        "(mirror not synced / outdated cache); CI must refresh the mirror, retrying will not help.",
+        runner_name("linux-aarch64-a2-1", "u5hzr", "n4t2c"),
+        ["Collecting torch-npu==2.7.1 (from -r requirements-dev.txt (line 4))",
+         "  Downloading https://download-r2.ci.internal/ascend/torch_npu-2.7.1-cp311-cp311-manylinux_2_28_aarch64.whl "
+         "(21.9 MB)",
+         "ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE. If you have updated the package "
+         "versions, please update the hashes. Otherwise, examine the package contents carefully; someone may have "
+         "tampered with them.",
+         "    torch-npu==2.7.1 from https://download-r2.ci.internal/ascend/torch_npu-2.7.1-cp311-cp311-"
+         "manylinux_2_28_aarch64.whl#sha256=5c1f0a9e8d7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a "
+         "(from -r requirements-dev.txt (line 4)):",
+         "        Expected sha256 5c1f0a9e8d7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a",
+         "             Got        e8b1c3d5f7a9021436587a9cbedf0123456789abcdef0fedcba9876543210aa1"],
+        excludes=["rlark.risk.credentials-exposed"])
+
+
+@scenario
+def ci_deps_cache_crates_timeout() -> Scenario:
+    runner = runner_name("linux-aarch64-cpu-16", "a8vkp", "r6m3x")
+    s = Scenario("ci-deps-cache-crates-timeout",
+                 "cargo times out fetching crates through the crates.io reverse proxy while building sgl-kernel's "
+                 "Rust tokenizer; re-run failed jobs and report to CI if it repeats.", f"pod/{runner}")
+    proxy = "https://crates-proxy.ci.internal/api/v1/crates"
+    steps = steplog(41, checkout_steps(REPO_SGL, GIT_SHA) + [
+        "##[group]Run cargo build --release --manifest-path sgl-router/Cargo.toml",
+        "##[endgroup]",
+        "    Updating `ci-mirror` index",
+        " Downloading crates ...",
+        "  Downloaded itoa v1.0.14",
+        "  Downloaded serde v1.0.217",
+        "warning: spurious network error (3 tries remaining): [28] Timeout was reached (Operation timed out after "
+        "30000 milliseconds with 0 out of 0 bytes received)",
+        "warning: spurious network error (2 tries remaining): [28] Timeout was reached (Operation timed out after "
+        "30000 milliseconds with 0 out of 0 bytes received)",
+        "warning: spurious network error (1 tries remaining): [28] Timeout was reached (Operation timed out after "
+        "30001 milliseconds with 0 out of 0 bytes received)",
+        f"error: failed to download from `{proxy}/tokio/1.43.0/download`",
+        "",
+        "Caused by:",
+        "  [28] Timeout was reached (Operation timed out after 30000 milliseconds with 0 out of 0 bytes received)",
+        "##[error]Process completed with exit code 101.",
+        "Post job cleanup.",
+    ])
+    add_job(s, runner, node="cpu-arm-01", hook=False, job="build-router", repo=REPO_SGL, run_id=19384980000,
+            workflow="pr-test-rust.yml", created=43, steps=steps, result="Failed", end=30)
+    return expect(s, "ci.deps.cache", excludes=["ci.node.dns"])
+
+
+@scenario
+def ci_build_buildkit_cache() -> Scenario:
+    runner = runner_name("linux-aarch64-cpu-16", "e6wrd", "k8n2p")
+    s = Scenario("ci-build-buildkit-cache",
+                 "The image build fails at once with failed to compute cache key: parent snapshot sha256:... does not "
+                 "exist: not found because this agent's local buildx cache chain is broken; CI must rebuild that "
+                 "agent's cache (this is not a missing base image).", f"pod/{runner}")
+    snap = "sha256:0b5c8f1e2d3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c"
+    steps = steplog(17, checkout_steps(REPO_VLLM, GIT_SHA) + [
+        "##[group]Run docker buildx build -f Dockerfile -t vllm-ascend-ci:pr-4410 --cache-from type=local,src=/cache .",
+        '#0 building with "builder-a2" instance using docker-container driver',
+        f"#4 [base 1/7] FROM {SWR}/ascend-ci/cann:8.3.rc1-910b-ubuntu22.04-py3.11@sha256:"
+        "7e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d",
+        "#4 CACHED",
+        "#9 [build 4/7] COPY . /vllm-workspace/vllm-ascend/",
+        f"#9 ERROR: failed to compute cache key: parent snapshot {snap} does not exist: not found",
+        "------",
+        " > [build 4/7] COPY . /vllm-workspace/vllm-ascend/:",
+        "------",
+        f"ERROR: failed to solve: failed to compute cache key: parent snapshot {snap} does not exist: not found",
+        "##[error]Process completed with exit code 1.",
+        "Post job cleanup.",
+    ])
+    add_job(s, runner, node="cpu-arm-02", hook=False, job="build-image (a2)", repo=REPO_VLLM, run_id=19384990000,
+            workflow="image_build.yaml", created=19, steps=steps, result="Failed", end=14)
+    return expect(s, "ci.build.buildkit-cache", excludes=["pod.image.mirror-not-synced", "pod.run.disk-full"])
+
+
+@scenario
+def ci_run_engine_hang() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-16", "b4ktz", "w9d2f")
+    wname = f"{runner}-workflow"
+    s = Scenario("ci-run-engine-hang",
+                 "A 16-card DP x TP + expert-parallel + speculative-decoding streaming test printed nothing for about "
+                 "four hours until the job timed out; the stack ends in async_llm.py await q.get(), i.e. the vLLM "
+                 "engine core hung (the pod only looks Running because the container is alive).", f"pod/{wname}")
+    steps = steplog(250, pytest_head("tests/e2e/nightly/multi_node/test_deepseek_r1_mtp.py") + [
+        "+ vllm serve /root/.cache/modelscope/models/vllm-ascend/DeepSeek-R1-W8A8 --data-parallel-size 2 "
+        "--tensor-parallel-size 8 --enable-expert-parallel --speculative-config "
+        "'{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}' --port 8080",
+        "INFO 11-20 03:51:20 [api_server.py:1912] Starting vLLM API server 0 on http://0.0.0.0:8080",
+        "INFO 11-20 03:53:02 [loggers.py:123] Engine 000: Avg prompt throughput: 1821.4 tokens/s, Avg generation "
+        "throughput: 412.7 tokens/s, Running: 64 reqs, Waiting: 0 reqs, GPU KV cache usage: 31.2%",
+        "INFO 11-20 03:53:12 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation "
+        "throughput: 0.0 tokens/s, Running: 64 reqs, Waiting: 0 reqs, GPU KV cache usage: 31.2%",
+        (14700.0, "##[error]The job running on runner " + runner + " has exceeded the maximum execution time of 245 "
+                  "minutes."),
+        "Traceback (most recent call last):",
+        '  File "/vllm-workspace/vllm-ascend/tests/e2e/nightly/multi_node/scripts/stream_client.py", line 88, in run',
+        "    async for out in engine.generate(prompt, sampling_params, request_id):",
+        '  File "/vllm-workspace/vllm/vllm/v1/engine/async_llm.py", line 349, in generate',
+        "    out = q.get_nowait() or await q.get()",
+        "                            ^^^^^^^^^^^^^",
+        '  File "/vllm-workspace/vllm/vllm/v1/engine/output_processor.py", line 64, in get',
+        "    await self.ready.wait()",
+        '  File "/usr/local/python3.11.13/lib/python3.11/asyncio/locks.py", line 213, in wait',
+        "    await fut",
+        "asyncio.exceptions.CancelledError",
+        "##[error]The operation was canceled.",
+    ])
+    add_job(s, runner, node="npu-a3-01", hook=True, job="multi-node (deepseek-r1-mtp)", repo=REPO_VLLM,
+            run_id=19385000000, workflow="nightly_multi_node.yaml", job_image=A3_IMAGE, created=252, steps=steps,
+            result=None)
+    return expect(s, "ci.run.engine-hang", excludes=["pod.run.stale-lock-hang"], last_stage="containers-started")
+
+
+@scenario
+def ci_comm_hccl_port() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-16", "v7nqc", "j5x3h")
+    wname = f"{runner}-workflow"
+    s = Scenario("ci-comm-hccl-port",
+                 "HCCL cannot bind port 60000 (Communication_Error_Bind_IP_Port EI0019) because the test started a "
+                 "second service process on the same device; the decisive line is in the middle and is followed by "
+                 "a long tail of abort noise from the other ranks.", f"pod/{wname}")
+    noise_after = []
+    for rank in range(1, 8):
+        noise_after += [
+            f"(EngineCore_DP0 pid={5123 + rank}) [rank{rank}]:[W1120 07:31:49.{100 + rank}] ProcessGroupHCCL.cpp:1231 "
+            "Warning: ProcessGroupHCCL is aborting, aborting pending collectives.",
+            f"(EngineCore_DP0 pid={5123 + rank}) ERROR 11-20 07:31:49 [core.py:712] EngineCore encountered a fatal "
+            "error.",
+        ]
+    steps = steplog(15, pytest_head("tests/e2e/nightly/models/test_deepseek_v3_1.py") + [
+        "+ python -m tests.e2e.nightly.launch --config tests/e2e/nightly/config/DeepSeek-V3_1.yaml",
+        "INFO 11-20 07:30:12 [__init__.py:216] Automatically detected platform npu.",
+        "INFO 11-20 07:31:40 [parallel_state.py:1165] rank 0 in world size 16 is assigned as DP rank 0, PP rank 0, "
+        "TP rank 0, EP rank 0",
+        "(EngineCore_DP0 pid=5123) ERROR 11-20 07:31:44 [core.py:708] RuntimeError: createHCCLComm:torch_npu/csrc/"
+        "distributed/ProcessGroupHCCL.cpp:2468 HCCL function error: HcclGetRootInfo(&hcclID), error code is 7",
+        "(EngineCore_DP0 pid=5123) EI0019: [PID: 5123] 2026-11-20-07:31:44.120.331 Communication_Error_Bind_IP_Port"
+        "(EI0019): Cannot bind IF. ip is ***, port is 60000, bind fail. Reason: The IP and port have been bound "
+        "already.",
+        "(EngineCore_DP0 pid=5123)         Solution: Check whether the port is occupied by other processes, maybe the "
+        "port is occupied by other processes, or there are duplicate startup service processes on the same device. "
+        "You can use the environment variable HCCL_IF_BASE_PORT to adjust the port, or use sysctl -w "
+        "net.ipv4.ip_local_reserved_ports=****-**** to adjust the reserved port range.",
+        *noise_after,
+        "ERROR 11-20 07:31:50 [multiproc_executor.py:154] Worker proc VllmWorker-3 died unexpectedly, shutting down "
+        "executor.",
+        "(APIServer pid=5001) ERROR 11-20 07:31:50 [async_llm.py:480] AsyncLLM output_handler failed.",
+        "(APIServer pid=5001) vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack "
+        "trace (above) for the root cause.",
+        "[ERROR] 2026-11-20-07:31:51 (PID:5001, Device:-1, RankID:-1) ERR99999 UNKNOWN applicaiton exception",
+        "FAILED tests/e2e/nightly/models/test_deepseek_v3_1.py::test_deepseek_v3_1_w8a8 - vllm.v1.engine.exceptions."
+        "EngineDeadError",
+        "========================= 1 failed, 0 errors in 131.9s =========================",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a3-02", hook=True, job="nightly (DeepSeek-V3_1)", repo=REPO_VLLM,
+            run_id=19385010000, workflow="nightly_a3.yaml", job_image=A3_IMAGE, created=17, steps=steps,
+            result="Failed", end=9)
+    return expect(s, "ci.comm.hccl-port", excludes=["ci.node.npu-busy", "rlark.run.nccl"])
+
+
+def model_cache_scenario(name: str, description: str, runner: str, lines: list[str]) -> Scenario:
+    wname = f"{runner}-workflow"
+    s = Scenario(name, description, f"pod/{wname}")
+    steps = steplog(19, pytest_head("tests/e2e/singlecard/test_models.py") + [
+        "INFO 11-20 07:42:10 [__init__.py:216] Automatically detected platform npu.",
+    ] + lines + ["##[error]Process completed with exit code 1."] + post_job_noise())
+    add_job(s, runner, node="npu-a2-02", hook=True, job="e2e-test (a2-1)", repo=REPO_VLLM,
+            run_id=19385020000 + hash_int(name) % 999, created=21, steps=steps, result="Failed", end=13)
+    return expect(s, "ci.env.model-cache", excludes=["pod.storage.hostpath-missing", "pod.storage.pvc-unbound"])
+
+
+@scenario
+def ci_env_model_cache_incomplete() -> Scenario:
+    snap = "/root/.cache/huggingface/hub/models--Wan-AI--Wan2.2-T2V-A14B-Diffusers/snapshots/" + GIT_SHA
+    return model_cache_scenario(
+        "ci-env-model-cache-incomplete",
+        "The cached Wan2.2-T2V snapshot on this cluster is incomplete (3 files missing) and offline mode cannot "
+        "fetch them, so the model cache must be re-downloaded by infra.",
+        runner_name("linux-aarch64-a2-1", "s2fpw", "v8k4n"),
+        ["Traceback (most recent call last):",
+         '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/huggingface_hub/_snapshot_download.py", '
+         "line 231, in snapshot_download",
+         f"huggingface_hub.errors.IncompleteSnapshotError: The cached snapshot '{snap}' is incomplete: 3 file(s) are "
+         "missing (transformer/diffusion_pytorch_model-00003-of-00006.safetensors, ...)",
+         "FAILED tests/e2e/singlecard/test_models.py::test_wan22_t2v - huggingface_hub.errors.IncompleteSnapshotError"])
+
+
+@scenario
+def ci_env_model_cache_not_found() -> Scenario:
+    return model_cache_scenario(
+        "ci-env-model-cache-not-found",
+        "The job landed on a cluster without the Qwen3-8B cache and HF_HUB_OFFLINE=1 forbids downloading it, so "
+        "huggingface_hub raises LocalEntryNotFoundError.",
+        runner_name("linux-aarch64-a2-1", "m9rcd", "g3t7w"),
+        ["Traceback (most recent call last):",
+         '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/huggingface_hub/_snapshot_download.py", '
+         "line 235, in snapshot_download",
+         "    raise LocalEntryNotFoundError(",
+         "huggingface_hub.errors.LocalEntryNotFoundError: Cannot find an appropriate cached snapshot folder for the "
+         "specified revision on the local disk and outgoing traffic has been disabled. To enable repo look-ups and "
+         "downloads online, set 'HF_HUB_OFFLINE=0' as environment variable.",
+         "FAILED tests/e2e/singlecard/test_models.py::test_qwen3_8b - huggingface_hub.errors.LocalEntryNotFoundError"])
+
+
+@scenario
+def ci_env_model_cache_version() -> Scenario:
+    return model_cache_scenario(
+        "ci-env-model-cache-version",
+        "Loading DeepSeek-V3.2 weights fails with KeyError 'wkv.weight_offset' because the cache holds an older "
+        "version of the quantized model whose index does not match the current code; clean the old cache and "
+        "download again.",
+        runner_name("linux-aarch64-a2-1", "x4dwh", "p9m2r"),
+        ["(EngineCore_DP0 pid=2817) Traceback (most recent call last):",
+         '(EngineCore_DP0 pid=2817)   File "/vllm-workspace/vllm-ascend/vllm_ascend/models/deepseek_v3_2.py", line '
+         "611, in load_weights",
+         "(EngineCore_DP0 pid=2817)     param = params_dict[name]",
+         "(EngineCore_DP0 pid=2817)             ~~~~~~~~~~~^^^^^^",
+         "(EngineCore_DP0 pid=2817) KeyError: 'wkv.weight_offset'",
+         "FAILED tests/e2e/singlecard/test_models.py::test_deepseek_v3_2_w8a8_pruned - KeyError: 'wkv.weight_offset'"])
+
+
+@scenario
+def ci_node_npu_busy_8020() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "q8wbn", "d4c6z")
+    wname = f"{runner}-workflow"
+    s = Scenario("ci-node-npu-busy-8020",
+                 "npu-smi inside the job reports dcmi model initialized failed, because the device is used. ret is "
+                 "-8020: the NPU is held by a process outside Kubernetes (bare docker) that the device plugin does not "
+                 "see, so the node must be cleaned, not the workflow.", f"pod/{wname}")
+    steps = steplog(11, [
+        "##[group]Run npu-smi info",
+        "##[endgroup]",
+        "dcmi model initialized failed, because the device is used. ret is -8020",
+        "##[error]Process completed with exit code 1.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a2-03", hook=True, job="e2e-test (a2-1)", repo=REPO_VLLM, run_id=19385030000,
+            created=13, steps=steps, result="Failed", end=9)
+    return expect(s, "ci.node.npu-busy", excludes=["pod.schedule.insufficient-resources"])
+
+
+@scenario
+def ci_node_npu_busy_davinci() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-2", "f6tzr", "b9w4h")
+    wname = f"{runner}-workflow"
+    s = Scenario("ci-node-npu-busy-davinci",
+                 "The device plugin's Allocate fails with davinci[davinci0] already in use although kubelet counted the "
+                 "card free (a volcano-scheduled or out-of-band container holds it), so kubelet rejects the workflow "
+                 "pod with UnexpectedAdmissionError.", f"pod/{wname}")
+    runner_running_hook(s, runner, node="npu-a2-02", created=7, job="multicard-test (a2-2)", repo=REPO_VLLM,
+                        run_id=19385040000, lines=hook_wait_error(wname, "Failed"), result="Failed", end=5)
+    msg = ("Allocate failed due to rpc error: code = Unknown desc = davinci[davinci0] already in use, which is "
+           "unexpected")
+    s.pods.append(workflow_pod(runner, image=VLLM_IMAGE, created=t(6), phase="Failed", node="npu-a2-02",
+                               start_time=t(5.99), reason="UnexpectedAdmissionError", message=msg,
+                               conditions=[condition("PodScheduled", "True", t(5.99))], statuses=[]))
+    s.scheduled(wname, "npu-a2-02", 5.99)
+    s.ev(wname, "UnexpectedAdmissionError", msg, 5.98, warn=True, host="npu-a2-02")
+    return expect(s, "ci.node.npu-busy", excludes=["pod.schedule.insufficient-resources", "pod.run.crash-on-start"])
+
+
+def blip_lines(kind: str, runner: str) -> list[str]:
+    if kind == "refused":
+        err = ["##[error]FetchError: request to https://10.247.0.1:443/apis/authorization.k8s.io/v1/"
+               "selfsubjectaccessreviews failed, reason: connect ECONNREFUSED 10.247.0.1:443"]
+    else:
+        sa = f"system:serviceaccount:{NS}:{scale_set_of(runner)}-gha-rs-kube-mode"
+        err = ["##[error]HttpError: HTTP request failed",
+               '##[error]{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
+               '"selfsubjectaccessreviews.authorization.k8s.io is forbidden: User \\"' + sa + '\\" cannot create '
+               'resource \\"selfsubjectaccessreviews\\" in API group \\"authorization.k8s.io\\" at the cluster scope",'
+               '"reason":"Forbidden","details":{"group":"authorization.k8s.io","kind":"selfsubjectaccessreviews"},'
+               '"code":403}']
+    return ["##[group]Run '/home/runner/k8s/index.js'", "shell: /home/runner/externals/node20/bin/node {0}",
+            "##[endgroup]", *err, "##[error]Process completed with exit code 1.", HOOK_FAILED]
+
+
+def blip_scenario(name: str, kind: str, description: str, suffixes: list[str]) -> Scenario:
+    runners = [runner_name("linux-aarch64-a2-1", "z5gkm", sfx) for sfx in suffixes]
+    s = Scenario(name, description, f"pod/{runners[0]}")
+    for i, runner in enumerate(runners):
+        steps = steplog(20 - i, pytest_head("tests/ut") + [
+            "======================= 412 passed, 0 errors, 7 skipped in 301.47s (0:05:01) ======================="
+        ] + post_job_noise())
+        repo = [REPO_VLLM, REPO_SGL, REPO_VERL][i % 3]
+        add_job(s, runner, node=f"npu-a2-0{i + 1}", hook=True, job="unit-test (a2-1)", repo=repo,
+                run_id=19385050000 + i * 17, created=22 - i, steps=steps, result="Failed", end=4.2 - 0.1 * i,
+                runner_lines=blip_lines(kind, runner))
+    return expect(s, "ci.control-plane.blip", excludes=["ci.run.kubeconfig-wrong-cluster", "ci.run.user-script",
+                                                         "ci.run.upload-blocked"])
+
+
+@scenario
+def ci_control_plane_blip_refused() -> Scenario:
+    return blip_scenario(
+        "ci-control-plane-blip-refused", "refused",
+        "All tests passed but the container hook's cleanup pre-check got ECONNREFUSED from the API server, and two "
+        "other repositories' runners failed the same way in the same minute: a control-plane blip, just re-run.",
+        ["w3x8d", "k7p2q", "c5n9v"])
+
+
+@scenario
+def ci_control_plane_blip_forbidden() -> Scenario:
+    return blip_scenario(
+        "ci-control-plane-blip-forbidden", "forbidden",
+        "The hook's selfsubjectaccessreviews pre-check during cleanup returned 403 Forbidden for the runner's "
+        "ServiceAccount during an apiserver rotation although the same account worked minutes earlier; re-run and do "
+        "not change RBAC.", ["m2v6t", "h8r4j"])
+
+
+@scenario
+def ci_node_dns_github() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "o3kdw", "n7q5x")
+    s = Scenario("ci-node-dns-github",
+                 "The runner cannot resolve pipelinesghubeus11.actions.githubusercontent.com (Socket Error: TryAgain), "
+                 "so it never gets its job: the node's DNS is broken and the node should be replaced.",
+                 f"pod/{runner}")
+    host = "pipelinesghubeus11.actions.githubusercontent.com"
+    lines = runner_intro(40) + [
+        rlog(39.5, f"Runner connect error: Resource temporarily unavailable ({host}:443). Retrying until reconnected."),
+        rlog(38.5, f"Runner connect error: Resource temporarily unavailable ({host}:443). Retrying until reconnected."),
+        "[RUNNER " + _dt(38).strftime("%Y-%m-%d %H:%M:%SZ") + " ERR  GitHubActionsService] GET request to "
+        f"https://{host}/_apis/distributedtask/pools/1/messages failed. HTTP Status: Unknown",
+        "[RUNNER " + _dt(38).strftime("%Y-%m-%d %H:%M:%SZ") + " ERR  Runner] Socket Error: TryAgain",
+        "curl: (6) Could not resolve host: " + host,
+    ] + [rlog(37 - 3 * i, f"Runner connect error: Resource temporarily unavailable ({host}:443). Retrying until "
+                          "reconnected.") for i in range(10)]
+    node = "npu-a2-02"
+    s.pods.append(runner_pod(runner, created=t(41), phase="Running", node=node, hook=True, start_time=t(40.98),
+                             conditions=conds_running(t(41), t(40.98), t(40.5)),
+                             statuses=[container_status("runner", RUNNER_IMAGE, running(t(40.5)))]))
+    s.scheduled(runner, node, 40.98)
+    s.started(runner, node, RUNNER_IMAGE, 40.5, "runner")
+    s.logs[runner] = {"runner": text(lines)}
+    s.ers = [ephemeral_runner(runner, created=t(41.01), phase="Running", ready=True, runner_id=204411)]
+    return expect(s, "ci.node.dns", excludes=["ci.runner.version-too-old", "ci.control-plane.blip"])
+
+
+@scenario
+def ci_node_dns_service() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-8", "i6wcz", "t2m8k")
+    wname = f"{runner}-workflow"
+    s = Scenario("ci-node-dns-service",
+                 "A job cannot resolve rayjob-submitter.ci-system.svc.cluster.local because that service is not "
+                 "deployed on the cluster the job landed on; the in-job kubeconfig and the cluster API are fine.",
+                 f"pod/{wname}")
+    steps = steplog(16, checkout_steps(REPO_AREAL, GIT_SHA) + [
+        "##[group]Run curl -sf -X POST http://rayjob-submitter.ci-system.svc.cluster.local:8265/api/jobs/ -d @job.json",
+        "##[endgroup]",
+        "curl: (6) Could not resolve host: rayjob-submitter.ci-system.svc.cluster.local",
+        "##[error]Process completed with exit code 6.",
+    ] + post_job_noise())
+    add_job(s, runner, node="npu-a2-01", hook=True, job="ray-e2e (a2-8)", repo=REPO_AREAL, run_id=19385060000,
+            workflow="test_npu.yml", created=18, steps=steps, result="Failed", end=14)
+    return expect(s, "ci.node.dns", excludes=["ci.run.kubeconfig-wrong-cluster"])
+
+
+@scenario
+def ci_node_hardware_fault() -> Scenario:
+    runner = runner_name("linux-aarch64-310p-4", "c3vxd", "k6w2m")
+    wname = f"{runner}-workflow"
+    node = "npu-310p-02"
+    s = Scenario("ci-node-hardware-fault",
+                 "The 310P node hard-hung during an ACLGraph capture test, stopped posting status (NotReady) and was "
+                 "reset out-of-band; the pods are being evicted and the NPU still reports PCIe errors, so the node "
+                 "needs a hardware NPU reset and the job a re-run elsewhere.", f"pod/{runner}")
+    s.nodes = standard_nodes({node: {"ready": "Unknown", "annotations": {
+        "huawei.com/Ascend310P-Unhealthy": "Ascend310P-0,Ascend310P-1,Ascend310P-2,Ascend310P-3"}}})
+    steps = steplog(45, pytest_head("tests/e2e/310p/test_aclgraph_capture.py") + [
+        "INFO 11-20 07:16:04 [__init__.py:216] Automatically detected platform npu.",
+        "INFO 11-20 07:17:40 [acl_graph.py:201] Capturing ACL graphs for batch sizes [1, 2, 4, 8, 16, 32]",
+        "Capturing ACL graphs (mixed prefill-decode, PIECEWISE):  33%|███▎      | 2/6 [00:04<00:08,  2.1s/it]",
+    ])
+    add_job(s, runner, node=node, hook=True, job="310p-test (aclgraph)", repo=REPO_VLLM, run_id=19385070000,
+            workflow="vllm_ascend_test_310p.yaml", created=47, steps=steps, result=None)
+    for p in s.pods:
+        p["metadata"]["deletionTimestamp"] = t(32)
+        p["metadata"]["deletionGracePeriodSeconds"] = 30
+        p["status"]["conditions"] = [c for c in p["status"]["conditions"] if c["type"] not in ("Ready",
+                                                                                              "ContainersReady")]
+        p["status"]["conditions"] += [
+            condition("Ready", "False", t(38)),
+            condition("ContainersReady", "False", t(38)),
+            condition("DisruptionTarget", "True", t(32), "DeletionByTaintManager",
+                      "Taint manager: deleting due to NoExecute taint"),
+        ]
+        s.ev(p["metadata"]["name"], "NodeNotReady", "Node is not ready", 38, warn=True, component="node-controller")
+        s.ev(p["metadata"]["name"], "TaintManagerEviction", f"Marking for deletion Pod {NS}/{p['metadata']['name']}",
+             32, component="taint-eviction-controller")
+    s.default_events = [
+        event("default", kind="Node", name=node, uid=stable_uid("", node), reason="NodeNotReady",
+              message=f"Node {node} status is now: NodeNotReady", first=t(38), component="node-controller"),
+        event("default", kind="Node", name=node, uid=stable_uid("", node), reason="Rebooted",
+              message=f"Node {node} has been rebooted, boot id: {stable_uid('boot2', node)}", first=t(33),
+              etype="Warning", component="kubelet", host=node),
+        event("default", kind="Node", name=node, uid=stable_uid("", node), reason="NPUHealthCheckFailed",
+              message="Ascend310P-0: PCIe link error, device I/O error after reboot (errcode 0x80E18402)",
+              first=t(31), etype="Warning", component="ascend-device-plugin", host=node),
+    ]
+    return expect(s, "ci.node.hardware-fault", excludes=["pod.run.oom-killed", "infra.arc.stale-runner"])
+
+
+@scenario
+def ci_runner_version_too_old() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "l2nhv", "w4x9c")
+    s = Scenario("ci-runner-version-too-old",
+                 "The runner image still ships actions/runner 2.328.0, below the minimum version GitHub now accepts, so "
+                 "every runner pod exits right after connecting and the EphemeralRunner keeps failing; the runner "
+                 "image must be upgraded.", f"runner/{runner}")
+    node = "npu-a2-01"
+    image = f"{SWR}/ascend-ci/actions-runner:2.328.0"
+    lines = runner_intro(2.6, "2.328.0") + [
+        "An error occurred: Runner version v2.328.0 is deprecated and cannot receive messages.",
+        "Runner listener exit with terminated error, stop the service, no retry needed.",
+        "Exiting runner...",
+    ]
+    s.pods.append(runner_pod(runner, created=t(3), phase="Failed", node=node, hook=True, image=image,
+                             start_time=t(2.98), conditions=conds_finished(t(3), t(2.98), t(2.5)),
+                             statuses=[container_status("runner", image, terminated(1, "Error", t(2.7), t(2.5)))]))
+    s.scheduled(runner, node, 2.98)
+    s.started(runner, node, image, 2.7, "runner")
+    s.logs[runner] = {"runner": text(lines)}
+    s.ers = [ephemeral_runner(runner, created=t(14), phase="Pending", ready=False, failures={
+        stable_uid(NS, runner, "1"): t(13), stable_uid(NS, runner, "2"): t(9), stable_uid(NS, runner, "3"): t(5.5),
+        pod_uid(runner): t(2.5)})]
+    return expect(s, "ci.runner.version-too-old", excludes=["pod.run.crash-on-start", "ci.node.dns"])
 
 
 # ---------------------------------------------------------------------------------------------
