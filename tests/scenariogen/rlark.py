@@ -1022,8 +1022,10 @@ def train_progress(minutes: float, steps: int, total: int, *, cr: bool = False, 
             f"Global Step: {pct:3d}%|{'█' * (pct // 10):<10}| {s + 1}/{total} [{secs // 60:02d}:{secs % 60:02d}<"
             f"{eta // 3600}:{(eta % 3600) // 60:02d}:{eta % 60:02d}, 43.{(s * 37) % 100:02d}s/it, "
             f"time/step={43 + (s % 3) * 0.4:.1f}, rollout/rewards={min(0.95, 0.05 + s * 0.011):.3f}, "
-            f"rollout/success_once={min(0.97, 0.08 + s * 0.013):.3f}, train/actor/policy_loss={-0.012 + s * 0.0004:.4f}, "
-            f"train/actor/entropy_loss={max(0.35, 1.62 - s * 0.01):.3f}, train/actor/grad_norm={max(0.12, 0.91 - s * 0.02):.3f}]")
+            f"rollout/success_once={min(0.97, 0.08 + s * 0.013):.3f}, "
+            f"train/actor/policy_loss={-0.012 + s * 0.0004:.4f}, "
+            f"train/actor/entropy_loss={max(0.35, 1.62 - s * 0.01):.3f}, "
+            f"train/actor/grad_norm={max(0.12, 0.91 - s * 0.02):.3f}]")
     sep = "\r" if cr else "\n"
     return sep.join(lines) + "\n"
 
