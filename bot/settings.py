@@ -27,6 +27,7 @@ class CollectionBudget(BaseModel):
     log_tail_lines: int = Field(default=2000, ge=1)
     log_limit_bytes: int = Field(default=1 << 20, ge=1024)
     max_log_pods: int = Field(default=16, ge=1)
+    max_log_requests: int = Field(default=16, ge=1, description="container log reads per collection")
     retries: int = Field(default=3, ge=0)
 
 

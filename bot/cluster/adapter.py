@@ -1,0 +1,188 @@
+"""One cluster, read through a guarded ApiClient: get, list (paged) and log, nothing else.
+
+Responses stay plain dicts (the API server's JSON), so live evidence has exactly the shape a bundle has,
+and 512 pods are not pushed through the SDK's model deserializer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import urllib3
+from kubernetes.client.exceptions import ApiException
+
+from bot.cluster.budget import Deadline, Stats
+from bot.cluster.errors import ReadFailed
+from bot.cluster.resources import LOG_SUBRESOURCE, PODS, Resource
+from bot.settings import CollectionBudget
+
+Obj = dict[str, Any]
+RETRYABLE = frozenset({429, 500, 502, 503, 504})
+MAX_BACKOFF_SECONDS = 5.0
+
+
+class _Gone(Exception):
+    """410: a list's continue token expired; the list restarts from the beginning."""
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(getattr(exc, "reason", None) or exc).split())
+    return (text[:160] + "...") if len(text) > 160 else (text or type(exc).__name__)
+
+
+def _status_line(exc: ApiException) -> str:
+    message = ""
+    try:
+        body = json.loads(exc.body) if exc.body else {}
+        message = str(body.get("message", "")) if isinstance(body, dict) else ""
+    except (ValueError, TypeError):
+        pass
+    head = f"{exc.status} {exc.reason or ''}".strip()
+    return f"{head}: {message}" if message else head
+
+
+class ClusterAdapter:
+    """Read-only access to one cluster. Thread-safe; one instance per context, reused for every read."""
+
+    def __init__(self, name: str, api_client: Any, *, budget: CollectionBudget, deadline: Deadline, stats: Stats,
+                 limiter: threading.Semaphore, sleep: Callable[[float], None] = time.sleep,
+                 on_request: Callable[[str], None] | None = None) -> None:
+        self.name = name
+        self._api = api_client
+        self._budget = budget
+        self._deadline = deadline
+        self._stats = stats
+        self._limiter = limiter
+        self._sleep = sleep
+        self._on_request = on_request
+        self.down: str | None = None  # why the cluster is considered unreachable, once it is
+
+    # -- the three reads -------------------------------------------------------------------------------------
+
+    def get(self, resource: Resource, name: str, *, namespace: str | None = None) -> Obj | None:
+        """One object, or None when it does not exist."""
+        what = f"get {resource.stem}/{name}" + (f" in {namespace}" if namespace else "")
+        try:
+            data = self._request(resource.path(namespace=namespace, name=name), {}, what=what)
+        except ReadFailed as exc:
+            if exc.status == 404:
+                return None
+            raise
+        obj = json.loads(data)
+        if not isinstance(obj, dict):
+            raise ReadFailed(f"{self.name}: {what}: response is not an object")
+        return obj
+
+    def list(self, resource: Resource, *, namespace: str | None = None, label_selector: str | None = None,
+             field_selector: str | None = None) -> list[Obj]:
+        """All matching objects, paged by `limit`/`continue`; an expired token (410) restarts the list."""
+        scope = f" in {namespace}" if namespace else ""
+        sel = ",".join(s for s in (label_selector, field_selector) if s)
+        what = f"list {resource.stem}{scope}" + (f" ({sel})" if sel else "")
+        query: dict[str, str] = {"limit": str(self._budget.page_size)}
+        if label_selector:
+            query["labelSelector"] = label_selector
+        if field_selector:
+            query["fieldSelector"] = field_selector
+        for _attempt in range(self._budget.retries + 1):
+            items: list[Obj] = []
+            token: str | None = None
+            try:
+                while True:
+                    page_query = {**query, "continue": token} if token else query
+                    doc = json.loads(self._request(resource.path(namespace=namespace), page_query, what=what))
+                    for item in doc.get("items") or []:
+                        # List items omit kind/apiVersion; a bundle written later should still say what they are.
+                        item.setdefault("kind", resource.kind)
+                        item.setdefault("apiVersion", resource.api_version)
+                        items.append(item)
+                    token = (doc.get("metadata") or {}).get("continue") or None
+                    if not token:
+                        return items
+            except _Gone:
+                self._stats.retried()
+                continue
+        raise ReadFailed(f"{self.name}: {what}: the list kept changing (410 Gone on every restart)", status=410)
+
+    def log(self, *, namespace: str, pod: str, container: str, previous: bool, tail_lines: int,
+            limit_bytes: int) -> str:
+        query = {"container": container, "tailLines": str(tail_lines), "limitBytes": str(limit_bytes)}
+        if previous:
+            query["previous"] = "true"
+        what = f"log {namespace}/{pod}:{container}" + (" (previous)" if previous else "")
+        path = PODS.path(namespace=namespace, name=pod, subresource=LOG_SUBRESOURCE)
+        return self._request(path, query, what=what, log=True).decode("utf-8", errors="replace")
+
+    def close(self) -> None:
+        self._api.close()
+        self._api.rest_client.close()
+
+    # -- one GET with retries ---------------------------------------------------------------------------------
+
+    def _request(self, path: str, query: dict[str, str], *, what: str, log: bool = False) -> bytes:
+        attempts = self._budget.retries + 1
+        last = ""
+        for attempt in range(attempts):
+            if self.down:
+                raise ReadFailed(f"{self.name}: {what}: not read, cluster unreachable ({self.down})",
+                                 cluster_down=True)
+            remaining = self._deadline.remaining()
+            if remaining <= 0:
+                raise ReadFailed(f"{self.name}: {what}: not read, the {self._deadline.seconds:g}s deadline passed")
+            timeout = min(self._budget.request_timeout_seconds, remaining)
+            retry_after: float | None = None
+            try:
+                return self._send(path, query, timeout=timeout, log=log, what=what)
+            except _Gone:
+                raise
+            except ApiException as exc:
+                last = _status_line(exc)
+                if exc.status == 410 and "continue" in query:
+                    raise _Gone() from exc
+                if exc.status not in RETRYABLE:
+                    raise ReadFailed(f"{self.name}: {what}: {last}", status=exc.status) from exc
+                retry_after = _retry_after(exc)
+            except (urllib3.exceptions.HTTPError, OSError) as exc:
+                last = _reason(exc)
+                if attempt == attempts - 1:
+                    self.down = last
+                    raise ReadFailed(f"{self.name}: {what}: unreachable ({last})", cluster_down=True) from exc
+            if attempt < attempts - 1:
+                delay = retry_after if retry_after is not None else min(
+                    MAX_BACKOFF_SECONDS, 0.1 * 2 ** attempt) * (0.5 + random.random())
+                if delay >= self._deadline.remaining():
+                    break
+                self._stats.retried()
+                self._sleep(delay)
+        raise ReadFailed(f"{self.name}: {what}: {last} (gave up after {attempt + 1} attempts)")
+
+    def _send(self, path: str, query: dict[str, str], *, timeout: float, log: bool, what: str) -> bytes:
+        with self._limiter:
+            if self._on_request:
+                self._on_request(f"{self.name}: {what}")
+            self._stats.sent(log=log)
+            resp = self._api.call_api(
+                path, "GET", query_params=list(query.items()),
+                header_params={"Accept": "*/*" if log else "application/json"},
+                auth_settings=["BearerToken"], _preload_content=False, _return_http_data_only=True,
+                _request_timeout=timeout)
+            try:
+                data: bytes = resp.data
+            finally:
+                resp.release_conn()
+        self._stats.received(len(data))
+        return data
+
+
+def _retry_after(exc: ApiException) -> float | None:
+    headers = exc.headers or {}
+    value = headers.get("Retry-After") if hasattr(headers, "get") else None
+    try:
+        return min(MAX_BACKOFF_SECONDS, max(0.0, float(value))) if value is not None else None
+    except ValueError:
+        return None

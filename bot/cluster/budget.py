@@ -1,0 +1,43 @@
+"""Shared bounds of one collection run: the overall deadline, the concurrency cap and the counters."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+class Deadline:
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._end = clock() + seconds
+        self.seconds = seconds
+
+    def remaining(self) -> float:
+        return self._end - self._clock()
+
+
+@dataclass
+class Stats:
+    """What a run cost; read by progress display and the benchmark."""
+
+    requests: int = 0
+    log_requests: int = 0
+    bytes_read: int = 0
+    retries: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def sent(self, *, log: bool) -> None:
+        with self._lock:
+            self.requests += 1
+            if log:
+                self.log_requests += 1
+
+    def received(self, nbytes: int) -> None:
+        with self._lock:
+            self.bytes_read += nbytes
+
+    def retried(self) -> None:
+        with self._lock:
+            self.retries += 1

@@ -1,0 +1,60 @@
+"""Entry point of live collection: pick the contexts, run the plan for the target kind, return what was read."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import UTC, datetime
+
+from bot.cluster.budget import Stats
+from bot.cluster.collected import Collected
+from bot.cluster.errors import CollectionError
+from bot.cluster.kubeconfig import load_source
+from bot.cluster.plan_job import collect_job
+from bot.cluster.plan_pod import collect_pod, collect_runner
+from bot.cluster.progress import NullProgress, Progress
+from bot.cluster.session import Session
+from bot.models import Target, TargetKind
+from bot.settings import Settings
+
+
+def cluster_name(context: str) -> str:
+    """A context name usable as a bundle directory (EKS/GKE context names carry ':' and '/')."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", context).strip("-.") or "cluster"
+
+
+def collect(target: Target, *, kubeconfig: str | None, context: str | None, namespace: str | None,
+            settings: Settings, progress: Progress | None = None, now: datetime | None = None,
+            stats: Stats | None = None) -> Collected:
+    """Read what `target` needs. Raises TargetNotFound or CollectionError (one line); partial failures are
+    lines in the result's `problems`."""
+    progress = progress or NullProgress()
+    started = time.monotonic()
+    try:
+        source = load_source(kubeconfig)
+        chosen = context or (settings.control_plane_context if target.kind is TargetKind.JOB else None) \
+            or source.current
+        if not chosen:
+            raise CollectionError("the kubeconfig has no current context: pass --context")
+        if chosen not in source.contexts:
+            raise CollectionError(f"the kubeconfig has no context {chosen!r}")
+        acc = Collected(captured_at=now or datetime.now(UTC))
+        name = cluster_name(chosen)
+        with Session(source, settings=settings, acc=acc, progress=progress) as session:
+            if target.kind is TargetKind.JOB:
+                collect_job(session, target, context=chosen, cluster=name, now=acc.captured_at)
+            elif target.kind is TargetKind.POD:
+                collect_pod(session, target, context=chosen, cluster=name, namespace=namespace or None)
+            else:
+                collect_runner(session, target, context=chosen, cluster=name, namespace=namespace or None)
+            if stats is not None:
+                stats.requests, stats.log_requests = session.stats.requests, session.stats.log_requests
+                stats.bytes_read, stats.retries = session.stats.bytes_read, session.stats.retries
+            summary = (f"read {len(acc.clusters)} cluster(s): {session.stats.requests} requests, "
+                       f"{session.stats.bytes_read / 1024:.0f} KiB in {time.monotonic() - started:.1f}s"
+                       + (f"; {len(acc.problems)} problem(s)" if acc.problems else ""))
+    except BaseException:
+        progress.close()
+        raise
+    progress.close(summary)
+    return acc

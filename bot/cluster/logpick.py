@@ -1,0 +1,92 @@
+"""Which container logs decide the answer: the Head, the first failing pods, then a small sample of the rest.
+
+Pure: works on the raw pod dicts already listed, so it is cheap to test and costs no requests itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Obj = dict[str, Any]
+RLARK_MAIN = "main"
+SAMPLE_PODS = 3  # healthy pods read besides the head and the failing ones: enough to see what "normal" prints
+
+
+@dataclass(frozen=True)
+class LogRequest:
+    cluster: str
+    namespace: str
+    pod: str
+    container: str
+    previous: bool
+
+
+def _statuses(pod: Obj) -> list[tuple[Obj, bool]]:
+    status = pod.get("status") or {}
+    return [(s, True) for s in status.get("initContainerStatuses") or []] + [
+        (s, False) for s in status.get("containerStatuses") or []]
+
+
+def _failing(cs: Obj, *, is_init: bool) -> bool:
+    state = cs.get("state") or {}
+    term = state.get("terminated") or {}
+    if int(cs.get("restartCount") or 0) > 0:
+        return True
+    if term and int(term.get("exitCode") or 0) != 0:
+        return True
+    waiting = state.get("waiting") or {}
+    return bool(waiting) and waiting.get("reason") not in ("ContainerCreating", "PodInitializing") and not is_init
+
+
+def is_failing(pod: Obj) -> bool:
+    phase = (pod.get("status") or {}).get("phase", "")
+    return phase not in ("Running", "Succeeded") or any(_failing(cs, is_init=i) for cs, i in _statuses(pod))
+
+
+def requests_for_pod(cluster: str, pod: Obj, *, prefer: str | None) -> list[LogRequest]:
+    """Most telling first: a restarted container's previous instance and failing containers, then the rest."""
+    meta = pod.get("metadata") or {}
+    ns, name = str(meta.get("namespace", "")), str(meta.get("name", ""))
+    first: list[LogRequest] = []
+    rest: list[LogRequest] = []
+    for cs, is_init in _statuses(pod):
+        cname = str(cs.get("name", ""))
+        state = cs.get("state") or {}
+        has_current = bool(state.get("running") or state.get("terminated"))
+        restarted = int(cs.get("restartCount") or 0) > 0 or bool((cs.get("lastState") or {}).get("terminated"))
+        failing = _failing(cs, is_init=is_init)
+        wanted = (prefer is None or cname == prefer) and not is_init
+        if restarted:
+            first.append(LogRequest(cluster, ns, name, cname, previous=True))
+            if has_current and (wanted or failing):
+                rest.append(LogRequest(cluster, ns, name, cname, previous=False))
+        elif has_current and failing:
+            first.append(LogRequest(cluster, ns, name, cname, previous=False))
+        elif has_current and wanted:
+            rest.append(LogRequest(cluster, ns, name, cname, previous=False))
+    return first + rest
+
+
+def pick(pods: list[tuple[str, Obj]], *, heads: set[tuple[str, str]], max_requests: int, max_pods: int,
+         prefer: str | None = None) -> list[LogRequest]:
+    """`pods` in a stable order (cluster, pod); `heads` are (cluster, pod name) read first."""
+    def name(p: Obj) -> str:
+        return str((p.get("metadata") or {}).get("name", ""))
+
+    head = [(c, p) for c, p in pods if (c, name(p)) in heads]
+    failing = [(c, p) for c, p in pods if (c, name(p)) not in heads and is_failing(p)]
+    healthy = [(c, p) for c, p in pods if (c, name(p)) not in heads and not is_failing(p)][:SAMPLE_PODS]
+    out: list[LogRequest] = []
+    used_pods = 0
+    for cluster, pod in head + failing + healthy:
+        reqs = requests_for_pod(cluster, pod, prefer=prefer)
+        if not reqs:
+            continue
+        if used_pods >= max_pods:
+            break
+        used_pods += 1
+        out.extend(reqs[: max(0, max_requests - len(out))])
+        if len(out) >= max_requests:
+            break
+    return out

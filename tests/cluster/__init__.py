@@ -1,0 +1,1 @@
+"""Live collection against an API stand-in (no real cluster needed)."""

@@ -1,0 +1,73 @@
+"""Read-only by construction: the guard refuses writes and Secrets, and no collection ever sends a non-GET."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from bot.cluster import kubeconfig as kc
+from bot.cluster.collector import collect
+from bot.cluster.errors import ReadOnlyViolation, TargetNotFound
+from bot.cluster.guard import check
+from bot.models import Target
+from bot.settings import CollectionBudget, Settings
+from cluster.standin import StandIn
+
+HOST = "http://127.0.0.1:1/clusters/x"
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+def test_write_verbs_are_refused(method: str) -> None:
+    with pytest.raises(ReadOnlyViolation):
+        check(method, f"{HOST}/api/v1/namespaces/a/pods/b", HOST)
+
+
+@pytest.mark.parametrize("path", [
+    "/api/v1/secrets", "/api/v1/namespaces/a/secrets", "/api/v1/namespaces/a/secrets/token",
+    "/api/v1/namespaces/a/configmaps", "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+    "/api/v1/namespaces/a/pods/b/exec", "/api/v1/namespaces/a/pods/b/attach", "/api/v1/namespaces/a/pods/b/proxy",
+])
+def test_undeclared_resources_and_secrets_are_refused(path: str) -> None:
+    with pytest.raises(ReadOnlyViolation):
+        check("GET", HOST + path, HOST)
+
+
+@pytest.mark.parametrize("path", [
+    "/api/v1/nodes", "/api/v1/namespaces/rlark-system/pods", "/api/v1/namespaces/a/pods/b/log",
+    "/apis/rlinf.io/v1alpha1/jobs/j", "/apis/rlinf.io/v1alpha1/tasks", "/apis/coordination.k8s.io/v1/leases",
+])
+def test_declared_reads_pass(path: str) -> None:
+    check("GET", HOST + path, HOST)
+
+
+def test_guard_sits_below_the_sdk(standin: StandIn, kubeconfig: Path) -> None:
+    """Even the SDK's own generated API classes cannot write through a guarded client."""
+    from kubernetes import client
+
+    api = kc.new_api_client(kc.load_source(str(kubeconfig)), "gpu-a", CollectionBudget())
+    try:
+        core = client.CoreV1Api(api)
+        with pytest.raises(ReadOnlyViolation):
+            core.delete_namespaced_pod("ppo-big-head-0", "rlark-system")
+        with pytest.raises(ReadOnlyViolation):
+            core.list_namespaced_secret("rlark-system")
+        with pytest.raises(ReadOnlyViolation):
+            core.patch_node("gpu-a-node-0", {"spec": {"unschedulable": True}})
+    finally:
+        api.close()
+        api.rest_client.close()
+    assert standin.requests == []
+
+
+@pytest.mark.parametrize("target", ["job/ppo-big", "pod/ppo-big-worker-gpu-b-7", "runner/nope"])
+def test_collection_sends_only_gets(standin: StandIn, kubeconfig: Path, target: str) -> None:
+    context = "kcp" if target.startswith("job/") else "gpu-b"
+    # runner/nope does not exist (TargetNotFound); what matters is what went over the wire.
+    with contextlib.suppress(TargetNotFound):
+        collect(Target.parse(target), kubeconfig=str(kubeconfig), context=context, namespace=None,
+                settings=Settings())
+    assert standin.requests
+    assert {r.method for r in standin.requests} == {"GET"}
+    assert not any("secrets" in r.path for r in standin.requests)
