@@ -57,9 +57,7 @@ def looks_secret(value: str) -> bool:
         return False
     if " " in value or value.startswith(("/", "./", "http://", "https://", "s3://", "obs://", "gs://")):
         return False
-    classes = sum(
-        (any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value))
-    )
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
     if classes < 2 and len(value) < 24:
         return False
     return entropy(value) >= 3.0

@@ -15,9 +15,7 @@ def _check_regexes(values: list[str], what: str) -> list[str]:
         try:
             compiled = re.compile(pattern)
         except re.error as exc:
-            raise ValueError(
-                f"{what}[{index}] {pattern!r} is not a valid regular expression: {exc}"
-            ) from None
+            raise ValueError(f"{what}[{index}] {pattern!r} is not a valid regular expression: {exc}") from None
         if compiled.search("") is not None:
             # A pattern matching the empty string would redact (or allow) everything.
             raise ValueError(f"{what}[{index}] {pattern!r} matches the empty string")

@@ -19,9 +19,9 @@ from urllib.parse import quote
 
 from bot.redact import decode, structure, urls
 from bot.redact.allow import REDACTED_PREFIX
-from bot.redact.catalog import G_B64, G_KNOWN, G_PEM, G_STRUCT, G_URL, TOKEN_GROUPS, build
+from bot.redact.catalog import FILTERS, G_B64, G_CMD, G_KNOWN, G_NAME, G_PEM, G_STRUCT, G_URL, TOKEN_GROUPS, build
 from bot.redact.config import RedactionSettings
-from bot.redact.prefilter import Prefilter
+from bot.redact.prefilter import Prefilter, find_literals
 from bot.redact.results import Detection, Redacted
 from bot.redact.rules import TOKEN_RULES
 from bot.redact.safetext import SafeText, join, mint
@@ -39,9 +39,7 @@ _PEM_BODY = re.compile(
     r"[ \t\"',]*(?:[A-Za-z0-9+/=]{1,80}|Proc-Type:.*|DEK-Info:.*|Comment:.*|Version:.*)?"
     r"[ \t\"',\\n]*\r?"
 )
-_BLOCK_KEY = re.compile(
-    r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$"""
-)
+_BLOCK_KEY = re.compile(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
 _MORE = -1
 _OPEN = -2
 _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_")
@@ -62,7 +60,7 @@ class Redactor:
         self._known = _known_forms(s.get_secret_value() for s in self.settings.known_secrets)
         self._extra = [re.compile(p) for p in self.settings.extra_patterns]
         self._allow = [re.compile(p) for p in self.settings.allowlist]
-        self._pre = Prefilter(build(sorted(self._known)), use_hyperscan=use_hyperscan)
+        self._pre = Prefilter(build(sorted(self._known)), filters=FILTERS, use_hyperscan=use_hyperscan)
 
     @property
     def accelerated(self) -> bool:
@@ -120,10 +118,8 @@ class Redactor:
             if end < covered:
                 continue
             line = text[start:end]
-            spans.extend(
-                s._replace(start=s.start + start, end=s.end + start) for s in self._line(line, ids, 0)
-            )
-            if ids is None or G_PEM in ids or G_STRUCT in ids:
+            spans.extend(s._replace(start=s.start + start, end=s.end + start) for s in self._line(line, ids, 0))
+            if ids is None or G_PEM in ids or G_STRUCT in ids or G_NAME in ids:
                 block = self._blocks(text, start, end, line, spans, final=final)
                 if block == _MORE:
                     safe_end = start
@@ -150,8 +146,10 @@ class Redactor:
             target = "v" if "v" in rule.regex.groupindex else 0
             for m in rule.regex.finditer(line):
                 spans.append(Span(m.start(target), m.end(target), rule.kind, PRIO_TOKEN))
-        if ids is None or G_STRUCT in ids:
-            spans.extend(structure.scan_line(line))
+        keys = ids is None or G_STRUCT in ids or G_NAME in ids
+        shapes = ids is None or G_CMD in ids
+        if keys or shapes:
+            spans.extend(structure.scan_line(line, keys=keys, shapes=shapes))
         if ids is None or G_URL in ids:
             spans.extend(urls.scan_line(line))
         if self._known and (ids is None or G_KNOWN in ids):
@@ -175,7 +173,7 @@ class Redactor:
                 a, b = view.back(s.start, s.end)
                 if b > a:
                     spans.append(Span(a, b, s.kind, s.prio))
-        if ids is None or G_B64 in ids or G_STRUCT in ids:
+        if ids is None or G_B64 in ids:
             for start, end, text in decode.base64_blobs(line):
                 vids = self._pre.ids(text)
                 if vids is not None and not vids:
@@ -309,13 +307,9 @@ def _echoes(text: str, spans: list[Span], limit: int) -> list[Span]:
     values = {text[s.start : s.end]: s.kind for s in spans if MIN_ECHO <= s.end - s.start <= MAX_ECHO}
     if not values or len(values) > MAX_ECHO_VALUES:
         return []
-    out: list[Span] = []
-    for value, kind in values.items():
-        pos = text.find(value, 0, limit)
-        while pos >= 0:
-            out.append(Span(pos, pos + len(value), kind, PRIO_STRUCT))
-            pos = text.find(value, pos + len(value), limit)
-    return out
+    literals = list(values)
+    kinds = [values[v] for v in literals]
+    return [Span(a, b, kinds[i], PRIO_STRUCT) for a, b, i in find_literals(text, literals, limit=limit)]
 
 
 def _pem_in_line(line: str) -> list[Span]:

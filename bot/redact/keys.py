@@ -197,9 +197,7 @@ def classify(key: str) -> KeyClass | None:
     if joined in {"auth", "authorization", "proxyauthorization"} or last in {"auth", "authorization"}:
         return KeyClass("auth", False)
     if last == "key" or joined.endswith(("signingkey", "encryptionkey", "masterkey", "accountkey")):
-        return KeyClass(
-            "secret-key", joined.endswith(("signingkey", "encryptionkey", "masterkey", "accountkey"))
-        )
+        return KeyClass("secret-key", joined.endswith(("signingkey", "encryptionkey", "masterkey", "accountkey")))
     if last in {"signature", "sig"}:
         return KeyClass("signature", False)
     return None

@@ -17,9 +17,7 @@ from bot.redact.engine import MAX_PEM, Redactor
 _SEPS = b" \t,;"
 
 
-def redact_stream(
-    src: BinaryIO, dst: BinaryIO, redactor: Redactor, chunk_size: int = 1 << 20
-) -> Mapping[str, int]:
+def redact_stream(src: BinaryIO, dst: BinaryIO, redactor: Redactor, chunk_size: int = 1 << 20) -> Mapping[str, int]:
     counts: Counter[str] = Counter()
     max_carry = max(4 * chunk_size, 2 * MAX_PEM)
     carry = b""

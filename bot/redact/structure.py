@@ -17,11 +17,12 @@ __all__ = ["KEY_WORDS", "KeyClass", "classify", "is_name_line", "pending_name", 
 from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
 
 KEY_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig", "sk", "ak", "session")
-_KEY_RE = re.compile(
-    r"(?<![A-Za-z0-9_.\-])(?P<key>-{0,2}[A-Za-z0-9_.\-]*?(?:" + "|".join(KEY_WORDS) + r")[A-Za-z0-9_.\-]*)"
-    r"(?P<close>\\*[\"'])?[ \t]*(?P<sep>:=|=>|=|:(?!//)|[ \t](?=[^\s=:]))",
-    re.IGNORECASE,
-)
+_KEYWORD = re.compile("|".join(KEY_WORDS), re.IGNORECASE)
+_KEYWORD_LOWER = re.compile("|".join(KEY_WORDS))
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+# After a key: an optional closing quote (possibly escaped), then the separator. Whitespace counts
+# as a separator only for command-line flags (checked by the caller).
+_SEP = re.compile(r"(?:\\*[\"'])?[ \t]*(?P<sep>:=|=>|=|:(?!//)|[ \t](?=[^\s=:]))")
 # Where a key at this position owns the rest of the line: env dumps, YAML, .netrc-like files, Dockerfiles.
 _LINE_START = re.compile(r"[ \t]*(?:(?:export|set|ENV|ARG|declare -x)[ \t]+|-[ \t]+)?\Z")
 _HEADER_SCHEMES = re.compile(
@@ -43,9 +44,7 @@ _CMDLINE = re.compile(
          [^\n]*?[ \t]-p[ \t]+(?P<dk>[^\s"']+))
     """
 )
-_NAME_LINE = re.compile(
-    r"""^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?(?P<k>[A-Za-z0-9_.\-]+)["']?"""
-)
+_NAME_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?(?P<k>[A-Za-z0-9_.\-]+)["']?""")
 _VALUE_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*""")
 _PAIR = re.compile(
     r"""["']?name["']?[ \t]*[:=][ \t]*["'](?P<k>[A-Za-z0-9_.\-]+)["'][ \t]*,"""
@@ -55,34 +54,76 @@ _MIN_LEN = {"signature": 16, "auth": 8}
 _STOP_UNQUOTED = frozenset(" \t\"'`&<>|)}]")
 
 
-def scan_line(line: str) -> list[Span]:
+def scan_line(line: str, *, keys: bool = True, shapes: bool = True) -> list[Span]:
+    """``keys``: key-aware assignments; ``shapes``: headers and command lines (prefilter groups)."""
     spans: list[Span] = []
-    for m in _KEY_RE.finditer(line):
-        key = m.group("key")
-        cls = classify(key)
-        if cls is None:
+    if keys:
+        for key, key_start, key_end in _keys(line):
+            spans.extend(_assignment(line, key, key_start, key_end))
+        for m in _PAIR.finditer(line):
+            cls = classify(m.group("k"))
+            if cls is not None:
+                span = _value_span(line, m.end(), anchored=False, quote=None, cookie=False)
+                if span and not _keep(line[span[0] : span[1]], cls, m.group("k")):
+                    spans.append(Span(span[0], span[1], cls.kind, PRIO_KEY))
+    if shapes:
+        spans.extend(_shapes(line))
+    return spans
+
+
+def _keys(line: str) -> list[tuple[str, int, int]]:
+    """Key tokens holding a key word, found from the word outward (much cheaper than a regex that
+    tries every position of every line)."""
+    found: list[tuple[str, int, int]] = []
+    last_end = -1
+    n = len(line)
+    # Case-insensitive alternation is slow in ``re``; lowering an ASCII line keeps offsets and is not.
+    hits = _KEYWORD_LOWER.finditer(line.lower()) if line.isascii() else _KEYWORD.finditer(line)
+    for m in hits:
+        if m.start() < last_end:
             continue
-        sep = m.group("sep")
-        if sep.isspace() and not key.startswith("-"):
-            continue  # "token expired": prose, not an assignment
-        lower = key.lower().lstrip("-")
-        if lower in {"authorization", "proxy-authorization"} and sep == ":":
-            spans.extend(_authorization(line, m.end()))
-            continue
-        anchored = _LINE_START.match(line, 0, m.start()) is not None and not sep.isspace()
-        quote = _open_quote(line, m.start())
-        span = _value_span(line, m.end(), anchored=anchored, quote=quote, cookie=cls.kind == "cookie")
-        if span is None:
-            continue
-        start, end = span
-        if sep.isspace() and line.startswith("-", start):
-            continue  # "--password --other-flag": the flag has no inline value here
-        if _keep(line[start:end], cls, key):
-            continue
-        kind = cls.kind
-        if key.lower() in {"auth", '"auth'} and _is_userpass_b64(line[start:end]):
-            kind = "docker-auth"
-        spans.append(Span(start, end, kind, PRIO_KEY))
+        start = m.start()
+        while start > 0 and line[start - 1] in _KEY_CHARS:
+            start -= 1
+        end = m.end()
+        while end < n and line[end] in _KEY_CHARS:
+            end += 1
+        last_end = end
+        found.append((line[start:end], start, end))
+    return found
+
+
+def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]:
+    m = _SEP.match(line, key_end)
+    if m is None:
+        return []
+    cls = classify(key)
+    if cls is None:
+        return []
+    sep = m.group("sep")
+    if sep.isspace() and not key.startswith("-"):
+        return []  # "token expired": prose, not an assignment
+    lower = key.lower().lstrip("-")
+    if lower in {"authorization", "proxy-authorization"} and sep == ":":
+        return _authorization(line, m.end())
+    anchored = _LINE_START.match(line, 0, key_start) is not None and not sep.isspace()
+    quote = _open_quote(line, key_start)
+    span = _value_span(line, m.end(), anchored=anchored, quote=quote, cookie=cls.kind == "cookie")
+    if span is None:
+        return []
+    start, end = span
+    if sep.isspace() and line.startswith("-", start):
+        return []  # "--password --other-flag": the flag has no inline value here
+    if _keep(line[start:end], cls, key):
+        return []
+    kind = cls.kind
+    if lower == "auth" and _is_userpass_b64(line[start:end]):
+        kind = "docker-auth"
+    return [Span(start, end, kind, PRIO_KEY)]
+
+
+def _shapes(line: str) -> list[Span]:
+    spans: list[Span] = []
     if _HMAC.search(line):
         for m in _HMAC_PARTS.finditer(line):
             if not is_placeholder(m.group("v")):
@@ -96,12 +137,6 @@ def scan_line(line: str) -> list[Span]:
         group = m.lastgroup
         if group and not is_placeholder(m.group(group)):
             spans.append(Span(m.start(group), m.end(group), "password", PRIO_STRUCT))
-    for m in _PAIR.finditer(line):
-        cls = classify(m.group("k"))
-        if cls is not None:
-            span = _value_span(line, m.end(), anchored=False, quote=None, cookie=False)
-            if span and not _keep(line[span[0] : span[1]], cls, m.group("k")):
-                spans.append(Span(span[0], span[1], cls.kind, PRIO_KEY))
     return spans
 
 
@@ -146,9 +181,7 @@ def _open_quote(line: str, pos: int) -> str | None:
     return None
 
 
-def _value_span(
-    line: str, pos: int, *, anchored: bool, quote: str | None, cookie: bool
-) -> tuple[int, int] | None:
+def _value_span(line: str, pos: int, *, anchored: bool, quote: str | None, cookie: bool) -> tuple[int, int] | None:
     n = len(line)
     while pos < n and line[pos] in " \t":
         pos += 1
