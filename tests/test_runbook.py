@@ -513,6 +513,13 @@ POSITIVE: list[tuple[str, str]] = [
      "ci.runner.novolume"),
     ("python3: can't open file '/__w/repo/repo/.github/actions/setup/run.py': [Errno 2] No such file or directory",
      "ci.runner.novolume"),
+    ("python3: can't open file '/home/runner/_work/repo/repo/.github/actions/collect-env/collect_env.py': "
+     "[Errno 2] No such file or directory", "ci.runner.novolume"),
+    ("ConnectionError: Read failed due to communication error on port /dev/ttyACM0 for group_key Present_Position",
+     "rlark.run.robot-device"),
+    ("[TxRxResult] There is no status packet!", "rlark.run.robot-device"),
+    ("In 'ppo_franka': Could not find 'env/train/FrankaPickPlace'", "rlark.run.no-training-signal"),
+    ("Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.", "rlark.run.no-training-signal"),
     ("Unable to connect to the server: dial tcp 10.1.2.3:5443: i/o timeout", "ci.run.kubeconfig-wrong-cluster"),
     ("Error: Upload progress stalled.", "ci.run.upload-blocked"),
     ("RuntimeError: call aclrtMallocHostWithCfg failed, error code is 207001", "ci.run.host-oom"),
@@ -569,6 +576,9 @@ BENIGN: list[str] = [
     "Job build-image (a3) completed with result: Succeeded",
     "Downloading model.safetensors: 100% 4.1G/4.1G",
     "INFO: cleaning up the workspace after the job",
+    "(EnvWorker pid=644) WARNING:root:Motor bus read retry 1/3 on /dev/ttyACM0",
+    "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue.",
+    "socket.gaierror: [Errno -2] Name or service not known",
 ]
 
 
@@ -594,3 +604,8 @@ def test_shm_lines_are_not_disk_full(runbook: Runbook) -> None:
                  "cp: error writing '/dev/shm/batch_17.npy': No space left on device"):
         matched = _matching_cases(runbook, line)
         assert "pod.run.shm-exhausted" in matched and "pod.run.disk-full" not in matched
+
+
+def test_nccl_shared_memory_lines_are_shm_not_nccl(runbook: Runbook) -> None:
+    matched = _matching_cases(runbook, "NCCL WARN Error while creating shared memory segment /dev/shm/nccl-abc")
+    assert "pod.run.shm-exhausted" in matched and "rlark.run.nccl" not in matched
