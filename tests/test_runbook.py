@@ -139,6 +139,7 @@ HEADINGS: dict[str, frozenset[str]] = {
     }),
 }
 
+# Catch-alls that must be generic (a specific case on the same pod outranks them); others may join them.
 GENERIC = frozenset({
     "pod.run.crash-on-start", "ci.run.user-script", "rlark.ray.prepare-failed", "rlark.run.no-training-signal",
     "rlark.ray.worker-exit-nonzero", "rlark.task.no-worker", "rlark.status.out-of-sync", "infra.pending.long",
@@ -246,7 +247,9 @@ def test_no_shell_or_kubectl_commands_in_text(runbook: Runbook) -> None:
 
 def test_policy_fields(runbook: Runbook) -> None:
     cases = runbook.cases
-    assert {c.id for c in cases.values() if c.generic} == GENERIC
+    generic = {c.id for c in cases.values() if c.generic}
+    assert generic >= GENERIC, f"catch-alls not marked generic: {sorted(GENERIC - generic)}"
+    assert not {c.id for c in cases.values() if c.generic and (c.severity == "critical" or c.safety)}
     assert [c.id for c in cases.values() if c.safety] == ["rlark.run.robot-device"]
     robot = cases["rlark.run.robot-device"]
     assert (robot.severity, robot.escalate_to) == ("critical", "operator")
