@@ -14,7 +14,7 @@ RUNBOOKS = ROOT / "runbooks"
 EXAMPLES = ROOT / "examples"
 
 ALLOWED_KEYS = {"description", "target", "namespace", "first", "includes", "excludes", "last_stage", "healthy",
-                "incomplete"}
+                "incomplete", "checks"}
 STAGES = ["submitted", "task-created", "pod-created", "scheduled", "containers-started", "rank-assigned",
           "prepare-script", "ray-cli-checked", "ray-cluster-forming", "ray-cluster-ready", "run-script",
           "training-signal"]

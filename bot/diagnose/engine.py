@@ -74,17 +74,32 @@ def _finding(case: Case, hits: list[Hit]) -> Finding:
         extra = len(evidence) - MAX_EVIDENCE
         evidence = evidence[:MAX_EVIDENCE]
         evidence.append(EvidenceItem("", f"… and {extra} more"))
-    return Finding(case=case, evidence=evidence, pods=sorted(per_pod), stage=stage, when=when)
+    return Finding(case=case, evidence=evidence, pods=sorted(per_pod), stage=stage, when=when,
+                   earlier_instance=any(h.earlier_instance for h in ordered))
+
+
+def _one_unit(matched: dict[str, list[Hit]], target: Target) -> None:
+    """A runner pod and its `-workflow` pod are one CI job: explanations apply across both."""
+    if target.kind is not TargetKind.JOB:
+        for hits in matched.values():
+            for h in hits:
+                h.pod = str(target)
 
 
 def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook) -> None:
-    """A case that explains another on the same pod removes the other's hits there."""
+    """A case that explains another on the same pod removes the other's hits there, and any specific case
+    on a pod removes the catch-alls' hits on that pod."""
     for case_id, hits in list(matched.items()):
-        pods = {h.pod for h in hits if h.pod is not None}
+        pods = {h.pod for h in hits}
         case = runbook.cases[case_id]
         for ref in case.supersedes:
             if ref in matched:
-                matched[ref] = [h for h in matched[ref] if h.pod is None or h.pod not in pods]
+                matched[ref] = [h for h in matched[ref] if h.pod not in pods]
+    specific = {h.pod for c, hits in matched.items() for h in hits
+                if h.pod and not runbook.cases[c].generic and runbook.cases[c].category == "cause"}
+    for case_id, hits in list(matched.items()):
+        if runbook.cases[case_id].generic:
+            matched[case_id] = [h for h in hits if h.pod is None or h.pod not in specific]
     for case_id in [c for c, h in matched.items() if not h]:
         del matched[case_id]
 
@@ -105,6 +120,7 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
         hits = _case_hits(case, scope, sc, matcher, candidates, orphan_events)
         if hits:
             matched[case.id] = hits
+    _one_unit(matched, target)
     _drop_superseded(matched, runbook)
     diag.findings = rank([_finding(runbook.cases[c], h) for c, h in matched.items()])
     diag.last_stage = job_last_stage(scope)

@@ -46,7 +46,7 @@ def _state_ok(cond: ContainerCond, st: _State) -> bool:
     return cond.nonzero_exit is None or (st.exit_code is not None and (st.exit_code != 0) == cond.nonzero_exit)
 
 
-def match_container(cond: ContainerCond, ctx: PodCtx) -> EvidenceItem | None:
+def match_container(cond: ContainerCond, ctx: PodCtx) -> tuple[EvidenceItem, bool] | None:
     if ctx.pod is None:
         return None
     for status, init in ctx.pod.all_statuses():
@@ -66,7 +66,7 @@ def match_container(cond: ContainerCond, ctx: PodCtx) -> EvidenceItem | None:
             if status.restart_count:
                 parts.append(f"{status.restart_count} restarts")
             text = ", ".join(p for p in parts if p) + (f": {clip(st.message)}" if st.message else "")
-            return EvidenceItem(f"{ctx.key}:{status.name}", text)
+            return EvidenceItem(f"{ctx.key}:{status.name}", text), bool(label)
     return None
 
 
@@ -101,7 +101,7 @@ def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
 
 
 def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
-              candidates: dict[int, dict[str, int]]) -> tuple[EvidenceItem, int | None] | None:
+              candidates: dict[int, dict[str, int]]) -> tuple[EvidenceItem, int | None, bool] | None:
     for view in ctx.logs:
         if cond.container is not None and not cond.container.search(view.excerpt.source.container):
             continue
@@ -109,7 +109,7 @@ def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
         if pos is None:
             continue
         stage = reached_at(view.markers, pos) + 1 if view.markers.any else None
-        return log_item(view, pos), stage
+        return log_item(view, pos), stage, view.excerpt.source.previous
     return None
 
 
@@ -117,11 +117,13 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
                   candidates: dict[int, dict[str, int]]) -> Hit | None:
     items: list[EvidenceItem] = []
     stage: int | None = None
+    earlier = False
     if trigger.container is not None:
-        item = match_container(trigger.container, ctx)
-        if item is None:
+        got = match_container(trigger.container, ctx)
+        if got is None:
             return None
-        items.append(item)
+        items.append(got[0])
+        earlier = got[1]
     if trigger.pod is not None:
         item = match_pod(trigger.pod, ctx)
         if item is None:
@@ -138,10 +140,11 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
             return None
         items.append(found[0])
         stage = found[1]
+        earlier = earlier or found[2]
     if stage is None and trigger.log is None and ctx.main_log is not None and ctx.main_log.markers.any:
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
-    return Hit(items, pod=ctx.key, stage=stage)
+    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier)
 
 
 def prefilter_all(matcher: LogMatcher, views: list[LogView]) -> dict[int, dict[str, int]]:

@@ -1,7 +1,8 @@
 """Order findings so the first one answers "what is wrong, and what do I do next".
 
-Safety first, always. Then real failures before informational notes, causes before the alerts that
-describe their outside (a pod Pending too long), the earliest failing stage before
+Safety first, always. Then real failures before informational notes, specific cases before catch-alls
+(the Head waiting for nodes is what any worker failure looks like from the Head), a restarted container's
+earlier failure before what its new instance shows, the earliest failing stage before
 later ones (a worker that cannot reach the Head is explained by the Head that never scheduled), a case that
 another matched case explains after it, catch-alls after specific cases, then severity and time. A
 credential found in the evidence goes right after the failure cause, or first when nothing failed.
@@ -17,14 +18,15 @@ FAILURE_SEVERITIES = ("critical", "error", "warning")
 _NEVER = datetime.max.replace(tzinfo=UTC)
 
 
-def _key(f: Finding) -> tuple[int, int, int, int, int, int, int, datetime, str]:
+def _key(f: Finding) -> tuple[int, int, int, int, int, int, int, int, datetime, str]:
     return (
         0 if f.case.safety else 1,
         0 if f.severity in FAILURE_SEVERITIES else 1,
-        1 if f.case.category == "alert" else 0,  # "Pending too long" is what the cause looks like from outside
+        1 if f.case.category == "alert" else 0,  # a runner left behind or a pod Pending long describes, not causes
+        1 if f.case.generic else 0,  # "something failed here" after "this is what failed"
+        1 if f.demoted else 0,  # explained by another matched case: after its explanation
+        0 if f.earlier_instance else 1,  # a restarted container failed before everything its new instance shows
         f.stage,
-        1 if f.demoted else 0,
-        1 if f.case.generic else 0,
         SEVERITY_ORDER[f.severity],
         f.when or _NEVER,
         f.id,

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from bot.models.base import KubeObject, Loose
+from bot.models.base import Condition, KubeObject, Loose
 
 JOB_LABEL = "rlinf.io/job"
 RAY_ROLE = "rlark.io/ray-role"
@@ -62,6 +62,7 @@ class JobSpec(Loose):
 class JobStatus(Loose):
     phase: str = ""
     tasks: list[JobTaskStatus] = Field(default_factory=list)
+    conditions: list[Condition] = Field(default_factory=list)
     start_time: datetime | None = Field(default=None, alias="startTime")
     end_time: datetime | None = Field(default=None, alias="endTime")
 
@@ -69,6 +70,14 @@ class JobStatus(Loose):
 class Job(KubeObject):
     spec: JobSpec = Field(default_factory=JobSpec)
     status: JobStatus = Field(default_factory=JobStatus)
+
+    @property
+    def stopped_at(self) -> datetime | None:
+        """When the Job was stopped: its end time, else the transition of a Stopped condition."""
+        if self.status.end_time is not None:
+            return self.status.end_time
+        cond = next((c for c in self.status.conditions if c.type == "Stopped" and c.status == "True"), None)
+        return cond.last_transition_time if cond is not None else None
 
     def ref(self, container: str | None = None) -> str:
         return f"{self.cluster}//{self.name}"

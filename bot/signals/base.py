@@ -44,6 +44,7 @@ class Hit:
     pod: str | None = None
     stage: int | None = None
     when: datetime | None = None
+    earlier_instance: bool = False  # seen in a container's previous instance: it happened before the current one
 
 
 @dataclass

@@ -21,6 +21,7 @@ CLI_MISSING = "Error: Ray CLI is not found"
 WAITING_NODES = re.compile(r"Waiting for (\d+) nodes to join the Ray cluster")
 NODE_COUNT = re.compile(r"Current node count: (\d+)")
 CHECK_FAILED = "Warning: Ray cluster check failed, proceeding anyway."
+CHECK_PASSED = ("Ray cluster check passed.", "Cluster is ready: ")
 READY = "Ray cluster is ready. Printing cluster information:"
 CONNECTING = "Connecting to Ray head at "
 WAIT_HEAD = "Waiting for head to be reachable at "
@@ -150,6 +151,7 @@ class Markers:
     expected_nodes: int | None
     last_count: int | None
     check_failed: int | None
+    check_passed: bool
     ready: int | None
     connecting: int | None
     wait_head_attempts: int
@@ -192,6 +194,7 @@ class Markers:
             expected_nodes=int(waiting.group(1)) if waiting else None,
             last_count=int(counts[-1].group(1)) if counts else None,
             check_failed=pos(CHECK_FAILED),
+            check_passed=any(p in text for p in CHECK_PASSED),
             ready=pos(READY),
             connecting=pos(CONNECTING),
             wait_head_attempts=text.count(WAIT_HEAD) if wait_last >= 0 else 0,

@@ -79,13 +79,16 @@ def waiting_for_nodes(sc: SignalContext) -> list[Hit]:
         m = view.markers
         if m.waiting is None or m.expected_nodes is None:
             continue
-        if m.last_count is not None and m.last_count >= m.expected_nodes and m.check_failed is None:
+        # Still waiting: a passed check is fine, and a failed one is its own case (rlark.ray.check-failed).
+        if m.check_passed or m.check_failed is not None:
             continue
+        if m.last_count is not None and m.last_count >= m.expected_nodes:
+            continue
+        if any(v.excerpt.source.previous and v.markers.run is not None for v in _main_views(ctx)):
+            continue  # waiting again after a restart: the previous instance's failure is the story
         items = [log_item(view, m.waiting, context=False)]
         if m.last_count is not None:
             items.append(log_item(view, view.rfind("Current node count:"), context=False))
-        if m.check_failed is not None:
-            items.append(log_item(view, m.check_failed, context=False))
         hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"]))
     return hits
 
@@ -129,11 +132,11 @@ def run_script_failed(sc: SignalContext) -> list[Hit]:
             run = view.markers.run
             if run is None:
                 continue
+            # Once training printed progress, a later error is some other case, not a start-up failure.
+            if TRAINING_SIGNAL.search(view.text, run) is not None:
+                continue
             pos = view.first_error(run)
             if pos is None:
-                continue
-            # Training that had already started and failed later is some other case, not a start-up failure.
-            if TRAINING_SIGNAL.search(view.text, run, pos) is not None:
                 continue
             hits.append(Hit([log_item(view, pos, prefix="first error after 'Executing run script...', ")],
                             pod=ctx.key, stage=INDEX["training-signal"]))

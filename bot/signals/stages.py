@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 INDEX = {name: i for i, name in enumerate(STAGES)}
 TRAINING_SIGNAL = re.compile(
     r"(?i)\bglobal[_ ]step\b|\bepoch\s*[=:]?\s*\d|\bstep\s*[=:/]?\s*\d+\b.*\b(loss|reward|lr|return)\b|"
-    r"\b(loss|reward|return)\s*[=:]\s*-?\d|\btrain/\w+|\brollout/\w+|\bIteration\s+\d+"
+    r"\b(loss|reward|return)\s*[=:]\s*-?\d|\b(train|rollout)/[\w/]+\s*[=:]\s*-?\d|\bIteration\s+\d+"
 )
 
 
@@ -86,11 +86,13 @@ def pod_stage(ctx: PodCtx) -> int | None:
                   s.last_state.terminated is not None for s, init in pod.all_statuses() if not init)
     if started:
         reached = INDEX["containers-started"]
-    view = ctx.main_log
-    if view is not None and view.markers.any:
-        reached = max(reached, _log_stage(view))
-    elif view is not None and view.text.strip():
-        reached = max(reached, INDEX["containers-started"])
+    for view in ctx.logs:
+        if view.excerpt.source.container not in ("main", "(unnamed)"):
+            continue
+        if view.markers.any:
+            reached = max(reached, _log_stage(view))  # a restarted container got this far before
+        elif view.text.strip():
+            reached = max(reached, INDEX["containers-started"])
     return reached
 
 
@@ -102,7 +104,6 @@ def job_last_stage(scope: Scope) -> str:
         return STAGES[min(max(known), INDEX["containers-started"])]
     if not scope.tasks:
         return "submitted"
-    stage = len(STAGES) - 1
     expected = scope.job.spec.tasks if scope.job is not None else []
     if len({t.spec.name or t.name for t in scope.tasks}) < len(expected):
         return "submitted"
@@ -112,7 +113,9 @@ def job_last_stage(scope: Scope) -> str:
         pods = scope.pods_of(task)
         replicas = task.spec.replicas
         if not pods or task.agent_id is None or (replicas is not None and len(pods) < replicas):
-            stage = min(stage, INDEX["task-created"])
+            if task.is_head:
+                head_stage = INDEX["task-created"]
+            worker_floor = min(worker_floor, INDEX["task-created"])
             continue
         for ctx in pods:
             reached = pod_stage(ctx)
@@ -124,10 +127,9 @@ def job_last_stage(scope: Scope) -> str:
             elif has_markers or ctx.phase != "Running":
                 # A Running worker whose log was not collected is unknown, not behind.
                 worker_floor = min(worker_floor, reached)
-    if head_stage is not None:
-        stage = min(stage, head_stage)
-    if worker_floor < INDEX["ray-cluster-ready"]:
-        stage = min(stage, worker_floor)
     if head_stage is None:
-        stage = min(stage, worker_floor)
-    return STAGES[stage]
+        return STAGES[worker_floor]
+    if worker_floor < INDEX["ray-cluster-ready"]:
+        # The Head may have gone on (a failed check proceeds anyway), but the cluster never formed.
+        return STAGES[min(head_stage, INDEX["ray-cluster-forming"])]
+    return STAGES[head_stage]

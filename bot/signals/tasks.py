@@ -27,10 +27,12 @@ def unrouted(sc: SignalContext) -> list[Hit]:
 def no_worker(sc: SignalContext) -> list[Hit]:
     if _stopped(sc):
         return []
+    offline = {le.namespace for le in sc.scope.leases if le.name == "heartbeat" and le.spec.renew_time is not None
+               and (sc.now - le.spec.renew_time).total_seconds() > sc.thresholds.heartbeat_timeout_seconds}
     hits: list[Hit] = []
     for task in sc.scope.tasks:
-        if task.agent_id is None or sc.scope.pods_of(task):
-            continue
+        if task.agent_id is None or sc.scope.pods_of(task) or task.namespace in offline:
+            continue  # an agent that is offline explains its missing pods (rlark.agent.disconnected)
         items = [EvidenceItem(task.ref(), f"Task phase {task.status.phase or '(empty)'}, no pods"
                                           + (f"; message: {task.status.message}" if task.status.message else ""))]
         if task.spec.replicas == 0:
@@ -135,16 +137,16 @@ def workers_remain(sc: SignalContext) -> list[Hit]:
     job = sc.scope.job
     if job is None or not _stopped(sc):
         return []
-    stopped_at = job.status.end_time
+    stopped_at = job.stopped_at
     grace = sc.thresholds.stop_grace_seconds
     if stopped_at is not None and (sc.now - stopped_at).total_seconds() <= grace:
         return []
-    running = [c for c in sc.scope.pods if c.pod is not None and c.pod.status.phase == "Running"
-               and c.pod.metadata.deletion_timestamp is None]
+    running = [c for c in sc.scope.pods if c.pod is not None and c.pod.status.phase == "Running"]
     if not running:
         return []
     since = f" since {stopped_at:%Y-%m-%dT%H:%M:%SZ}" if stopped_at else ""
-    items = [EvidenceItem(c.key, f"still Running, Job stopped{since}") for c in running]
+    items = [EvidenceItem(c.key, ("stuck terminating" if c.pod and c.pod.metadata.deletion_timestamp
+                                  else "still Running") + f", Job stopped{since}") for c in running]
     return [Hit(items, stage=INDEX["pod-created"], when=stopped_at)]
 
 
@@ -161,10 +163,12 @@ def worker_replaced(sc: SignalContext) -> list[Hit]:
                 and ctx.pod.status.pod_ip != ctx.mirror.status.ip:
             seen.setdefault(ctx.name, []).append((ctx.pod.metadata.uid, ctx.pod.status.pod_ip))
     hits: list[Hit] = []
+    keys = {c.name: c.key for c in sc.scope.pods}
     for name, instances in sorted(seen.items()):
         uids = {u for u, _ in instances}
         ips = {ip for _, ip in instances if ip}
         if len(uids) > 1 or len(ips) > 1:
-            hits.append(Hit([EvidenceItem(name, f"worker {name} seen as {len(uids)} pods with IPs "
-                                                f"{', '.join(sorted(ips)) or '(none)'}")]))
+            hits.append(Hit([EvidenceItem(keys.get(name, name), f"worker {name} seen as {len(uids)} pods with IPs "
+                                                                f"{', '.join(sorted(ips)) or '(none)'}")],
+                            pod=keys.get(name)))
     return hits
