@@ -64,7 +64,8 @@ def clean_line(rng: random.Random) -> str:
     if r < 0.37:
         return (
             f"ppo-franka-0412-actor-{rng.randint(0, 15)}:{rng.randint(100, 999)}:{rng.randint(100, 999)} "
-            f"[{rng.randint(0, 7)}] NCCL INFO Channel {rng.randint(0, 31):02d}/0 : {rng.randint(0, 7)}[{rng.randint(0, 7)}] -> "
+            f"[{rng.randint(0, 7)}] NCCL INFO Channel {rng.randint(0, 31):02d}/0 : "
+            f"{rng.randint(0, 7)}[{rng.randint(0, 7)}] -> "
             f"{rng.randint(0, 7)}[{rng.randint(0, 7)}] via P2P/IPC/read"
         )
     if r < 0.42:
@@ -198,7 +199,8 @@ def planted(rng: random.Random) -> tuple[str, list[str], list[str]]:
         return (
             fam,
             [
-                f"notify: posting to https://hooks.slack.com/services/T{u('ABCDEFGH0123', 8)}/B{u('ABCDEFGH0123', 10)}/{v}"
+                f"notify: posting to https://hooks.slack.com/services/T{u('ABCDEFGH0123', 8)}/"
+                f"B{u('ABCDEFGH0123', 10)}/{v}"
             ],
             [v],
         )
@@ -237,7 +239,8 @@ def planted(rng: random.Random) -> tuple[str, list[str], list[str]]:
         return (
             fam,
             [
-                f"DEBUG request headers: {{'X-Sdk-Date': '20240501T120000Z', 'Authorization': 'SDK-HMAC-SHA256 Access={ak}, SignedHeaders=content-type;host;x-sdk-date, Signature={sig}'}}"
+                f"DEBUG request headers: {{'X-Sdk-Date': '20240501T120000Z', 'Authorization': "
+                f"'SDK-HMAC-SHA256 Access={ak}, SignedHeaders=content-type;host;x-sdk-date, Signature={sig}'}}"
             ],
             [ak, sig],
         )
