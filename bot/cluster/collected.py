@@ -80,12 +80,15 @@ class Collected:
     def to_evidence(self) -> Evidence:
         fields: dict[str, list[KubeObject]] = {}
         with self._lock:
-            for (cluster, stem), bucket in self._objects.items():
+            # Reads finish in any order; evidence comes out in one: clusters as added, objects as the API lists them.
+            order = {c: i for i, c in enumerate(self.clusters)}
+            for (cluster, stem) in sorted(self._objects, key=lambda k: (order.get(k[0], len(order)), k)):
+                bucket = self._objects[(cluster, stem)]
                 spec = CLUSTER_SCOPED.get(stem) or NAMESPACED.get(stem)
                 if spec is None:
                     continue
                 field, model = spec
-                for obj in bucket.values():
+                for _, obj in sorted(bucket.items()):
                     try:
                         parsed = model.model_validate(obj)
                     except ValidationError:

@@ -45,7 +45,12 @@ def is_failing(pod: Obj) -> bool:
 
 
 def requests_for_pod(cluster: str, pod: Obj, *, prefer: str | None) -> list[LogRequest]:
-    """Most telling first: a restarted container's previous instance and failing containers, then the rest."""
+    """Most telling first: the last crashed instance and failing containers, then the rest.
+
+    Follows the kubelet: for a container waiting to restart (CrashLoopBackOff) the current log *is* the last
+    terminated instance, so `previous` would only read it twice; for a running container that restarted,
+    `previous` holds the crash and the current log the new attempt.
+    """
     meta = pod.get("metadata") or {}
     ns, name = str(meta.get("namespace", "")), str(meta.get("name", ""))
     first: list[LogRequest] = []
@@ -53,18 +58,17 @@ def requests_for_pod(cluster: str, pod: Obj, *, prefer: str | None) -> list[LogR
     for cs, is_init in _statuses(pod):
         cname = str(cs.get("name", ""))
         state = cs.get("state") or {}
-        has_current = bool(state.get("running") or state.get("terminated"))
-        restarted = int(cs.get("restartCount") or 0) > 0 or bool((cs.get("lastState") or {}).get("terminated"))
+        crashed_before = bool((cs.get("lastState") or {}).get("terminated"))
         failing = _failing(cs, is_init=is_init)
         wanted = (prefer is None or cname == prefer) and not is_init
-        if restarted:
+        if state.get("running") and crashed_before:
             first.append(LogRequest(cluster, ns, name, cname, previous=True))
-            if has_current and (wanted or failing):
-                rest.append(LogRequest(cluster, ns, name, cname, previous=False))
-        elif has_current and failing:
-            first.append(LogRequest(cluster, ns, name, cname, previous=False))
-        elif has_current and wanted:
             rest.append(LogRequest(cluster, ns, name, cname, previous=False))
+        elif state.get("running") or state.get("terminated") or crashed_before:
+            if failing:
+                first.append(LogRequest(cluster, ns, name, cname, previous=False))
+            elif wanted:
+                rest.append(LogRequest(cluster, ns, name, cname, previous=False))
     return first + rest
 
 

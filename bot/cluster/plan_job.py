@@ -14,7 +14,7 @@ from bot.cluster import resources as R
 from bot.cluster.adapter import ClusterAdapter
 from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
 from bot.cluster.logpick import RLARK_MAIN, pick
-from bot.cluster.reads import fetch_logs, list_into
+from bot.cluster.reads import fetch_logs, list_into, node_events
 from bot.cluster.session import Session
 from bot.models import Target, parse_time
 from bot.models.rlark import AGENT_NAMESPACE_PREFIX, JOB_LABEL, RAY_ROLE, TASK_NAME_LABEL
@@ -137,6 +137,9 @@ def _collect_members(session: Session, members: dict[str, ClusterAdapter],
         got = results.get((agent, "pods"))
         if isinstance(got, list):
             pods.extend((agent, p) for p in sorted(got, key=_ordinal_key))
+    # Node events need the pods' nodes; one more list per cluster, whatever the worker count.
+    session.parallel({agent: node_events(session, adapter, [p for a, p in pods if a == agent])
+                      for agent, adapter in members.items()})
     return pods
 
 

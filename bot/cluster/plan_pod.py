@@ -14,7 +14,7 @@ from bot.cluster import resources as R
 from bot.cluster.adapter import ClusterAdapter
 from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
 from bot.cluster.logpick import pick
-from bot.cluster.reads import fetch_logs, list_into
+from bot.cluster.reads import fetch_logs, list_into, node_events
 from bot.cluster.resources import Resource
 from bot.cluster.session import Session
 from bot.models import Target
@@ -107,6 +107,7 @@ def _around(session: Session, adapter: ClusterAdapter, ns: str, *, pods: list[Ob
         for name in involved
     }
     reads["nodes"] = list_into(session, adapter, R.NODES)
+    reads["node-events"] = node_events(session, adapter, pods)
     reads["pvcs"] = list_into(session, adapter, R.PVCS, namespace=ns, keep=lambda c: _meta(c).get("name") in claims)
     reads["nodepools"] = list_into(session, adapter, R.NODEPOOLS, optional=True)
     reads["nodeclaims"] = list_into(session, adapter, R.NODECLAIMS, optional=True)

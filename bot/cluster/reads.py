@@ -8,6 +8,7 @@ from typing import Any
 from bot.cluster.adapter import ClusterAdapter
 from bot.cluster.errors import ReadFailed
 from bot.cluster.logpick import LogRequest
+from bot.cluster.resources import EVENTS as R_EVENTS
 from bot.cluster.resources import Resource
 from bot.cluster.session import Session
 from bot.models import LogExcerpt, LogSource
@@ -73,3 +74,11 @@ def fetch_logs(session: Session, adapters: Mapping[str, ClusterAdapter], picks: 
         return run
 
     session.parallel({i: read(req) for i, req in enumerate(picks)})
+
+
+def node_events(session: Session, adapter: ClusterAdapter, pods: list[Obj]) -> Callable[[], list[Obj]]:
+    """Events about the nodes these pods run on (NotReady, reboots, device health), whatever their namespace:
+    one list of all Node events, filtered here, so the cost does not grow with the pod count."""
+    nodes = {str((p.get("spec") or {}).get("nodeName") or "") for p in pods} - {""}
+    return list_into(session, adapter, R_EVENTS, field_selector="involvedObject.kind=Node",
+                     keep=lambda e: str((e.get("involvedObject") or {}).get("name", "")) in nodes)

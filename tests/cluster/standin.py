@@ -295,15 +295,20 @@ def _log(data: ClusterData, pod: Obj, query: dict[str, list[str]]) -> str:
     if all_names and container not in all_names:
         raise _HTTPError(400, "BadRequest", f"container {container} is not valid for pod {name}")
     previous = query.get("previous", ["false"])[0] == "true"
+    status = next((s for s in (pod.get("status") or {}).get("containerStatuses", []) +
+                   (pod.get("status") or {}).get("initContainerStatuses", []) if s.get("name") == container), {})
+    state = status.get("state") or {}
+    crashed_before = bool((status.get("lastState") or {}).get("terminated"))
     text = data.logs.get((ns, name, container, previous))
+    if text is None and previous and crashed_before and not state.get("running"):
+        # As the kubelet does: waiting to restart, "current" and "previous" are both the last terminated instance.
+        text = data.logs.get((ns, name, container, False))
     if text is None:
         if previous:
             raise _HTTPError(400, "BadRequest",
                              f'previous terminated container "{container}" in pod "{name}" not found')
-        status = next((s for s in (pod.get("status") or {}).get("containerStatuses", []) +
-                       (pod.get("status") or {}).get("initContainerStatuses", []) if s.get("name") == container), {})
-        waiting = (status.get("state") or {}).get("waiting")
-        if waiting:
+        waiting = state.get("waiting")
+        if waiting and not crashed_before:
             raise _HTTPError(400, "BadRequest", f'container "{container}" in pod "{name}" is waiting to start: '
                              f'{waiting.get("reason", "")}')
         text = ""
