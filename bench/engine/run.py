@@ -1,0 +1,526 @@
+"""Diagnosis-engine benchmark (issue 2, "Benchmark"): one run measures
+
+  (a) `diagnose` end to end in a fresh interpreter (import + read_bundle + load_runbook + diagnose + text render):
+      wall time and peak RSS (from wait4's rusage of that child only), with the split per phase;
+  (b) log-rule matching throughput: every runbook `log.pattern` over every log in the bundle, our `LogMatcher`
+      (Hyperscan prefilter + `re` confirmation, exactly what the engine calls) against GNU `grep -E -f` with the
+      same patterns, converted to ERE, on the same text.
+
+It prints a table and rewrites bench/engine/RESULTS.md. Missing targets are reported, not hidden; when one is
+missed the child is profiled with cProfile and the top functions go into RESULTS.md.
+
+    .venv/bin/python bench/engine/run.py [--bundle DIR] [--repeat 3] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import platform
+import pstats
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+OUT = REPO / "bench" / "out"
+DEFAULT_BUNDLE = OUT / "engine-bundle"
+RESULTS = HERE / "RESULTS.md"
+JOB = "ppo-bench-1k"
+# What a correct diagnosis of the generated job must contain (gen.py plants exactly these two failures).
+EXPECTED = {"rlark.ray.worker-exit-nonzero", "rlark.run.nccl"}
+TARGET_WALL_S = 5.0
+TARGET_RSS_MIB = 500.0
+TARGET_RATIO = 1 / 3
+
+sys.path.insert(0, str(REPO))
+
+
+# --------------------------------------------------------------------------------------------------- (a) child
+
+
+def child(bundle: Path, profile_out: Path | None) -> None:
+    """Runs in a fresh interpreter: what `rlark-bot diagnose job/... --snapshot` does, timed per phase."""
+    t0 = time.perf_counter()
+    prof = cProfile.Profile() if profile_out else None
+    if prof:
+        prof.enable()
+    from bot.bundle import read_bundle
+    from bot.diagnose import diagnose
+    from bot.models import Target
+    from bot.render import render_diagnosis
+    from bot.runbook import load_runbook
+    from bot.signals.names import SIGNALS
+
+    t1 = time.perf_counter()
+    evidence = read_bundle(bundle)
+    t2 = time.perf_counter()
+    runbook = load_runbook(known_signals=SIGNALS)
+    t3 = time.perf_counter()
+    now = evidence.captured_at or datetime.now(UTC)
+    diag = diagnose(evidence, runbook, now, target=Target.parse(f"job/{JOB}"))
+    t4 = time.perf_counter()
+    text = str(render_diagnosis(diag, "text"))
+    t5 = time.perf_counter()
+    if prof and profile_out:
+        prof.disable()
+        prof.dump_stats(str(profile_out))
+    findings = [{"case": f.case.id, "severity": f.case.severity, "pods": f.pods[:3]} for f in diag.findings]
+    json.dump({"import": t1 - t0, "read": t2 - t1, "runbook": t3 - t2, "diagnose": t4 - t3, "render": t5 - t4,
+               "findings": findings, "last_stage": diag.last_stage, "report_chars": len(text),
+               "report_head": text[:1500]}, sys.stdout)
+
+
+@dataclass
+class ChildRun:
+    wall: float
+    rss_mib: float
+    phases: dict[str, Any]
+
+
+def run_child(bundle: Path, profile_out: Path | None = None) -> ChildRun:
+    cmd = [sys.executable, str(Path(__file__)), "--child", str(bundle)]
+    if profile_out:
+        cmd += ["--profile-out", str(profile_out)]
+    with tempfile.TemporaryFile() as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, cwd=REPO)
+        # wait4 gives this child's own rusage (RUSAGE_CHILDREN would accumulate over every child run).
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise SystemExit(f"diagnose child failed with exit status {proc.returncode}")
+        out.seek(0)
+        phases = json.loads(out.read())
+    return ChildRun(wall, usage.ru_maxrss / 1024, phases)  # ru_maxrss is KiB on Linux
+
+
+# --------------------------------------------------------------------------------------------------- (b) matching
+
+
+def to_ere(pattern: str) -> tuple[str, bool] | None:
+    """Python regex -> (POSIX ERE for GNU grep, case-insensitive?), or None when ERE cannot express it.
+
+    grep matches line by line, so `[^\\n]` becomes "any character"; lazy quantifiers become greedy (same set of
+    matching lines); `\\d \\s \\S \\w` become bracket classes; escapes of non-special characters lose the backslash
+    (GNU grep 3.8 warns about stray backslashes, and `\\<` would mean a word boundary there).
+    """
+    icase = pattern.startswith("(?i)")
+    p = pattern[4:] if icase else pattern
+    if re.search(r"\(\?(?!:)", p):  # lookaround, inline flags mid-pattern, named groups
+        return None
+    shorthand = {"d": "[0-9]", "D": "[^0-9]", "s": "[[:space:]]", "S": "[^[:space:]]", "w": "[[:alnum:]_]",
+                 "W": "[^[:alnum:]_]"}
+    in_class = {"d": "0-9", "s": "[:space:]", "w": "[:alnum:]_"}
+    out: list[str] = []
+    i, n = 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return None
+            e = p[i + 1]
+            i += 2
+            if e in shorthand:
+                out.append(shorthand[e])
+            elif e in "bB":
+                out.append("\\" + e)
+            elif e == "t":
+                out.append("\t")
+            elif e.isdigit() or e in "AZzGnrfv":
+                return None  # back-references, anchors and newlines have no line-oriented ERE equivalent
+            elif e in ".[]()*+?{}|^$\\":
+                out.append("\\" + e)
+            else:
+                out.append(e)
+            continue
+        if c == "[":
+            j = i + 1
+            negate = j < n and p[j] == "^"
+            if negate:
+                j += 1
+            items: list[str] = []
+            dash_last = False
+            first = True
+            while j < n and (p[j] != "]" or first):
+                first = False
+                if p[j] == "\\":
+                    e = p[j + 1]
+                    j += 2
+                    if e in in_class:
+                        items.append(in_class[e])
+                    elif e == "n":
+                        continue  # lines never contain a newline
+                    elif e == "-":
+                        dash_last = True
+                    elif e in "]^\\" or e.isalpha():
+                        return None
+                    else:
+                        items.append(e)
+                    continue
+                items.append(p[j])
+                j += 1
+            if j >= n:
+                return None
+            body = "".join(items) + ("-" if dash_last else "")
+            if not body:
+                if not negate:
+                    return None
+                out.append(".")  # [^\n] on a single line: any character
+            else:
+                out.append(("[^" if negate else "[") + body + "]")
+            i = j + 1
+            continue
+        out.append(c)
+        i += 1
+        if c in "*+?}" and i < n and p[i] == "?":
+            i += 1  # lazy -> greedy: the set of matching lines is the same
+    return "".join(out), icase
+
+
+@dataclass
+class MatchResult:
+    total_bytes: int
+    views: int
+    patterns: int
+    conds: int
+    accelerated: int
+    ours_s: float
+    ours_prefilter_s: float
+    ours_hits: int
+    grep_s: float
+    grep_utf8_s: float
+    grep_lines: int
+    grep_patterns: int
+    skipped: list[str]
+    mismatched: list[str]
+
+
+def _grep(args: list[str], text_file: Path, out_file: Path, locale: str) -> float:
+    """Wall time of one grep. Output goes to a real file: GNU grep stops at the first match when stdout is
+    /dev/null (it then behaves like -q), which would not be scanning for every rule."""
+    env = dict(os.environ, LC_ALL=locale)
+    with out_file.open("wb") as out:
+        t0 = time.perf_counter()
+        rc = subprocess.run(["grep", *args, str(text_file)], stdout=out, env=env, check=False).returncode
+        dt = time.perf_counter() - t0
+    if rc not in (0, 1):
+        raise SystemExit(f"grep {' '.join(args)} failed with status {rc}")
+    return dt
+
+
+def matching(bundle: Path, repeat: int, work: Path) -> MatchResult:
+    from bot.bundle import read_bundle
+    from bot.diagnose.logscan import LogMatcher
+    from bot.runbook import load_runbook
+    from bot.signals.markers import LogView
+
+    runbook = load_runbook()
+    conds = [t.log for c in runbook.cases.values() for t in c.when if t.log is not None]
+    patterns = sorted({c.pattern.pattern for c in conds})
+    matcher = LogMatcher(conds)
+    evidence = read_bundle(bundle)
+    views = [LogView(e) for e in evidence.logs]
+
+    # The same text for both sides: every log section, in bundle order, one file for grep.
+    text_file = work / "engine-logs.txt"
+    with text_file.open("w", encoding="utf-8", newline="") as f:
+        for v in views:
+            f.write(v.text if v.text.endswith("\n") else v.text + "\n")
+    total_bytes = text_file.stat().st_size
+
+    best = best_pre = float("inf")
+    hits = 0
+    for _ in range(repeat):
+        pre = 0.0
+        hits = 0
+        t0 = time.perf_counter()
+        for v in views:
+            p0 = time.perf_counter()
+            cands = matcher.prefilter(v)
+            pre += time.perf_counter() - p0
+            for cond in conds:
+                if matcher.first_match(cond, v, cands) is not None:
+                    hits += 1
+        best = min(best, time.perf_counter() - t0)
+        best_pre = min(best_pre, pre)
+
+    cs, ci, skipped = [], [], []
+    for pat in patterns:
+        conv = to_ere(pat)
+        if conv is None:
+            skipped.append(pat)
+        else:
+            (ci if conv[1] else cs).append(conv[0])
+    cs_file, ci_file = work / "patterns.txt", work / "patterns-i.txt"
+    cs_file.write_text("".join(p + "\n" for p in cs), encoding="utf-8")
+    ci_file.write_text("".join(p + "\n" for p in ci), encoding="utf-8")
+    runs = [(["-E", "-f", str(cs_file)], work / "grep-out.txt"), (["-E", "-i", "-f", str(ci_file)],
+                                                                   work / "grep-out-i.txt")]
+
+    def grep_all(locale: str) -> float:
+        return sum(_grep(args, text_file, out, locale) for args, out in runs)
+
+    grep_s = min(grep_all("C") for _ in range(repeat))
+    grep_utf8 = grep_all("C.UTF-8")
+    grep_lines = sum(sum(1 for _ in out.open("rb")) for _, out in runs)
+    mismatched = check_conversion(patterns, skipped, text_file, [out for _, out in runs], work)
+    return MatchResult(total_bytes, len(views), len(patterns), len(conds), matcher.accelerated, best, best_pre,
+                       hits, grep_s, grep_utf8, grep_lines, len(cs) + len(ci), skipped, mismatched)
+
+
+def check_conversion(patterns: list[str], skipped: list[str], text_file: Path, grep_outs: list[Path],
+                     work: Path) -> list[str]:
+    """Each converted pattern must select the same lines as Python's `re` on a sample: every line grep matched
+    plus the first 4 MiB of the logs (noise and near misses). Returns the patterns that disagree."""
+    sample = work / "conversion-sample.txt"
+    with sample.open("wb") as f:
+        for out in grep_outs:
+            f.write(out.read_bytes())
+        with text_file.open("rb") as src:
+            f.write(src.read(4 << 20).rsplit(b"\n", 1)[0] + b"\n")
+    lines = sample.read_text(encoding="utf-8", errors="replace").split("\n")[:-1]
+    bad = []
+    for pat in patterns:
+        if pat in skipped:
+            continue
+        conv = to_ere(pat)
+        assert conv is not None
+        rx = re.compile(pat)
+        want = sum(1 for ln in lines if rx.search(ln))
+        args = ["-E", "-c", *(["-i"] if conv[1] else []), "-e", conv[0], str(sample)]
+        got = subprocess.run(["grep", *args], capture_output=True, text=True, env=dict(os.environ, LC_ALL="C.UTF-8"),
+                             check=False).stdout.strip()
+        if str(want) != got:
+            bad.append(f"{pat} (re {want} lines, grep {got or 'error'})")
+    return bad
+
+
+# --------------------------------------------------------------------------------------------------- report
+
+
+def machine() -> dict[str, str]:
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kib / 2**20:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    grep_v = subprocess.run(["grep", "--version"], capture_output=True, text=True, check=False).stdout.splitlines()
+    import hyperscan
+
+    return {"nproc": str(os.cpu_count()), "cpu": model, "memory": mem, "python": platform.python_version(),
+            "grep": grep_v[0] if grep_v else "?", "hyperscan": getattr(hyperscan, "__version__", "?"),
+            "kernel": platform.release()}
+
+
+def profile_top(prof_file: Path, n: int = 15) -> str:
+    buf = io.StringIO()
+    st = pstats.Stats(str(prof_file), stream=buf)
+    st.strip_dirs().sort_stats("tottime").print_stats(n)
+    body = buf.getvalue()
+    start = body.find("   ncalls")
+    return body[start:].rstrip() if start >= 0 else body.rstrip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bundle", type=Path, default=DEFAULT_BUNDLE)
+    ap.add_argument("--repeat", type=int, default=3, help="diagnose runs and matching passes (best/median kept)")
+    ap.add_argument("--no-write", action="store_true", help="do not rewrite bench/engine/RESULTS.md")
+    ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--profile-out", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child, args.profile_out)
+        return 0
+
+    bundle: Path = args.bundle
+    gen_s = None
+    if not (bundle / "snapshot.yaml").is_file():
+        sys.path.insert(0, str(HERE))
+        from gen import generate  # the bundle is git-ignored: make it on first use
+
+        t0 = time.perf_counter()
+        generate(bundle)
+        gen_s = time.perf_counter() - t0
+    OUT.mkdir(parents=True, exist_ok=True)
+    work = OUT / "engine-work"
+    work.mkdir(exist_ok=True)
+
+    print(f"bundle: {bundle}", file=sys.stderr)
+    runs = [run_child(bundle) for _ in range(args.repeat)]
+    walls = [r.wall for r in runs]
+    wall_med, rss_max = statistics.median(walls), max(r.rss_mib for r in runs)
+    ph = {k: statistics.median(r.phases[k] for r in runs) for k in ("import", "read", "runbook", "diagnose",
+                                                                     "render")}
+    found = [f["case"] for f in runs[0].phases["findings"]]
+    sev = {f["case"]: f["severity"] for f in runs[0].phases["findings"]}
+    missing = sorted(EXPECTED - set(found))
+    unexpected = sorted(c for c in found if c not in EXPECTED and sev[c] in ("error", "critical"))
+    print("matching…", file=sys.stderr)
+    m = matching(bundle, args.repeat, work)
+    mb = m.total_bytes / 1e6
+    ours_mbs, grep_mbs = mb / m.ours_s, mb / m.grep_s
+    ratio = ours_mbs / grep_mbs
+
+    ok_wall, ok_rss, ok_ratio = wall_med < TARGET_WALL_S, rss_max < TARGET_RSS_MIB, ratio >= TARGET_RATIO
+    prof_text = ""
+    if not (ok_wall and ok_rss):
+        prof_file = work / "diagnose.prof"
+        run_child(bundle, prof_file)
+        prof_text = profile_top(prof_file)
+
+    mach = machine()
+    log_files = sum(1 for _ in bundle.rglob("*logs.txt"))
+
+    def mark(ok: bool) -> str:
+        return "met" if ok else "**MISSED**"
+
+    rows = [
+        (f"diagnose wall, fresh process (median of {len(runs)})", f"{wall_med:.2f} s", f"< {TARGET_WALL_S:.0f} s",
+         mark(ok_wall)),
+        ("  runs", ", ".join(f"{w:.2f}" for w in walls) + " s", "", ""),
+        ("  import / read_bundle / load_runbook", f"{ph['import']:.2f} / {ph['read']:.2f} / {ph['runbook']:.2f} s",
+         "", ""),
+        ("  diagnose / render text", f"{ph['diagnose']:.2f} / {ph['render']:.3f} s", "", ""),
+        # What the phases do not cover: interpreter start-up and freeing ~0.5 GB of objects at exit.
+        ("  interpreter start + exit", f"{wall_med - sum(ph.values()):.2f} s", "", ""),
+        ("diagnose peak RSS (max of runs)", f"{rss_max:.0f} MiB", f"< {TARGET_RSS_MIB:.0f} MiB", mark(ok_rss)),
+        ("LogMatcher: prefilter + first_match, all conds x all logs", f"{ours_mbs:.0f} MB/s ({m.ours_s:.2f} s)", "",
+         ""),
+        ("  of which Hyperscan prefilter", f"{m.ours_prefilter_s:.2f} s", "", ""),
+        ("grep -E -f (LC_ALL=C, cs + -i files)", f"{grep_mbs:.0f} MB/s ({m.grep_s:.2f} s)", "", ""),
+        ("grep -E -f (LC_ALL=C.UTF-8), for reference", f"{mb / m.grep_utf8_s:.0f} MB/s ({m.grep_utf8_s:.2f} s)", "",
+         ""),
+        ("LogMatcher / grep (C locale)", f"{ratio:.2f}x", ">= 0.33x", mark(ok_ratio)),
+    ]
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    table_txt = "\n".join(f"{a:<{w0}}  {b:<{w1}}  {c:<10} {d}" for a, b, c, d in rows)
+    print(table_txt)
+    print(f"\nlogs: {m.total_bytes / 2**20:.1f} MiB in {m.views} container logs ({log_files} files); "
+          f"{m.patterns} distinct patterns ({m.conds} log conditions), {m.accelerated} in the Hyperscan database; "
+          f"grep: {m.grep_patterns} converted, {len(m.skipped)} skipped, {len(m.mismatched)} disagree with re")
+    print(f"findings: {', '.join(found) or '(none)'}; last_stage {runs[0].phases['last_stage']}")
+    if missing or unexpected:
+        print(f"WRONG ANSWER: missing {missing}, unexpected error/critical {unexpected}")
+    if prof_text:
+        print("\nprofile (cProfile, tottime):\n" + prof_text)
+
+    if not args.no_write:
+        write_results(rows, m, mach, found, missing, unexpected, runs[0], prof_text, gen_s, log_files,
+                      (ok_wall, ok_rss, ok_ratio))
+        print(f"\nwrote {RESULTS.relative_to(REPO)}", file=sys.stderr)
+    return 0
+
+
+def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: dict[str, str], found: list[str],
+                  missing: list[str], unexpected: list[str], first: ChildRun, prof_text: str, gen_s: float | None,
+                  log_files: int, oks: tuple[bool, bool, bool]) -> None:
+    ok_wall, ok_rss, ok_ratio = oks
+    lines = [
+        "# Diagnosis-engine benchmark",
+        "",
+        f"Measured {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} by `bench/engine/run.py` (this file is "
+        "rewritten by it; notes below are part of the script).",
+        "",
+        "Reproduce (the bundle is generated into the git-ignored `bench/out/` on first use, ~10 s):",
+        "",
+        "```",
+        ".venv/bin/python bench/engine/gen.py            # bench/out/engine-bundle, seed 1, ~205 MiB of logs",
+        ".venv/bin/python bench/engine/run.py            # prints the table, rewrites this file",
+        "```",
+        "",
+        f"Machine: {mach['nproc']} CPUs ({mach['cpu']}), {mach['memory']} RAM, Linux {mach['kernel']}, "
+        f"Python {mach['python']}, {mach['grep']}, hyperscan (python) {mach['hyperscan']}.",
+        "",
+        "Input: one RLark Job `ppo-bench-1k`, Head task + two 500-replica worker tasks on agents `gpu-a`/`gpu-b` "
+        f"(1,001 pods, 1,001 nodes, ~7,000 events), {m.total_bytes / 2**20:.1f} MiB of logs in {m.views} container "
+        f"logs ({log_files} files). Planted: `Ray worker process exited with code 1` in the previous log of "
+        "rollout-b-317 (container exit 0, restarted) and an NCCL WARN + watchdog timeout in the middle of "
+        "rollout-a-123's log; benign traps everywhere (retried tracebacks, `error_rate=0.00`, NCCL "
+        "`WARN NET/Plugin`, pip's resolver `ERROR:`).",
+        "",
+        "| measure | value | target | |",
+        "|---|---|---|---|",
+        *[f"| {a.strip()} | {b} | {c} | {d} |" for a, b, c, d in rows],
+        "",
+        f"Diagnosis: {', '.join(f'`{c}`' for c in found) or '(none)'}; last stage "
+        f"`{first.phases['last_stage']}`. "
+        + ("Correct (both planted failures, no other error/critical finding)." if not (missing or unexpected)
+           else f"**Wrong**: missing {missing}, unexpected error/critical {unexpected}."),
+        "",
+        "## How it is measured",
+        "",
+        "- *diagnose*: a fresh `python` per run (`run.py --child`) does import, `read_bundle`, `load_runbook`, "
+        "`diagnose(..., target=job/ppo-bench-1k)` and `render_diagnosis(..., 'text')`; wall time is taken by the "
+        "parent around the whole process (interpreter start included), peak RSS from `os.wait4`'s rusage of that "
+        "child. Page cache is warm (the bundle was just generated or read).",
+        f"- *matching*: the {m.patterns} distinct runbook log patterns ({m.conds} `log:` conditions). Ours: for every "
+        "container log, `LogMatcher.prefilter` (one Hyperscan scan of all patterns at once, "
+        f"{m.accelerated} of {m.patterns} patterns in the database) then `first_match` for every condition "
+        "(Python `re` confirms the candidate line, applies `unless`): exactly the engine's calls. grep: the same "
+        "patterns converted to POSIX ERE (`\\d`→`[0-9]`, `\\s`→`[[:space:]]`, `[^\\n]`→`.`, lazy→greedy, "
+        "`(?i)` patterns in a second file run with `-i`), two `grep -E -f` runs over one file holding the same "
+        "text, all matching lines written to a file. Not `> /dev/null`: GNU grep detects /dev/null and stops at "
+        "the first match. Best of the repeats on both sides; `LC_ALL=C` is grep's fastest mode and the baseline.",
+        f"- ERE conversion: {m.grep_patterns} patterns converted, {len(m.skipped)} skipped"
+        + (f" ({'; '.join(f'`{s}`' for s in m.skipped)})" if m.skipped else "")
+        + "; each converted pattern is checked against Python `re` on a sample (all grep hits + first 4 MiB): "
+        + (f"{len(m.mismatched)} disagree: " + "; ".join(f"`{x}`" for x in m.mismatched) if m.mismatched
+           else "all agree."),
+        f"- The two sides do different work: grep prints every matching line ({m.grep_lines:,} lines); the "
+        f"engine needs only the first confirmed line per condition and log ({m.ours_hits:,} hits), which Hyperscan's "
+        "single-match mode exploits.",
+        "",
+        "## Notes",
+        "",
+    ]
+    notes = []
+    if gen_s is not None:
+        notes.append(f"The bundle was generated by this run in {gen_s:.1f} s.")
+    if not ok_wall:
+        notes.append("**diagnose wall time target missed.** See the profile below.")
+    if not ok_rss:
+        notes.append("**peak RSS target missed.** Log text is held as Python `str` (1 byte/char for ASCII, "
+                     "2 for a log containing any non-Latin-1 character such as tqdm's `█`) plus a transient UTF-8 "
+                     "copy per log during the Hyperscan scan.")
+    if not ok_ratio:
+        notes.append("**matching throughput target missed.**")
+    if ok_wall and ok_rss and ok_ratio:
+        notes.append("All three targets met on this run.")
+    notes.append("Logs are synthetic: the Head's driver log (1/8 of the volume) carries forwarded actor output; "
+                 "worker logs carry raylet/NCCL/PyTorch/tqdm noise so that the volume is spread over 1,001 pods "
+                 "(real worker pods log less, their output goes to the driver).")
+    notes.append("Both matching sides scan the log text as `read_bundle` returns it. That reader opens logs with "
+                 "universal newlines (bot/bundle/reader.py, `Path.read_text`), so tqdm's `\\r` redraws become separate "
+                 "lines and the engine's evidence line numbers run ahead of the file's (reported as a bug).")
+    lines += [f"- {n}" for n in notes]
+    if prof_text:
+        lines += ["", "## Profile of one diagnose run (cProfile, by own time)", "", "```", prof_text, "```"]
+    RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
