@@ -128,7 +128,8 @@ class _Reader:
             if not path.is_file():
                 continue
             try:
-                text = path.read_text(encoding="utf-8", errors="replace")
+                # Keep "\r" as it is (tqdm redraws): universal newlines would shift every line number after it.
+                text = path.read_bytes().decode("utf-8", errors="replace")
             except OSError as exc:
                 raise BundleError(f"{path.relative_to(self.root)}: cannot read: {exc}") from exc
             for container, body in split_sections(text):

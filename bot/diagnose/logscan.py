@@ -42,6 +42,7 @@ class LogMatcher:
         self._patterns = sorted({k.pattern for k in self._conds})
         self._db: Any = None
         self._hs_ids: dict[int, str] = {}
+        self._hs_patterns: frozenset[str] = frozenset()
         if use_hyperscan and hyperscan is not None:
             self._compile()
 
@@ -67,6 +68,7 @@ class LogMatcher:
         self._db.compile(expressions=[e for _, e in usable], ids=[i for i, _ in usable], elements=len(usable),
                          flags=[flags] * len(usable))
         self._hs_ids = {i: self._patterns[i] for i, _ in usable}
+        self._hs_patterns = frozenset(self._hs_ids.values())
 
     def prefilter(self, view: LogView) -> dict[str, int]:
         """Pattern -> character offset of its first candidate, for the accelerated patterns."""
@@ -93,7 +95,7 @@ class LogMatcher:
         """Offset of the first line of `view` matching `cond` (and not its `unless`)."""
         pat = cond.pattern.pattern
         text = view.text
-        if pat in self._hs_ids.values():
+        if pat in self._hs_patterns:
             if pat not in candidates:
                 return None
             start = candidates[pat]

@@ -88,7 +88,7 @@ def match_pod(cond: PodCond, ctx: PodCtx) -> EvidenceItem | None:
 
 
 def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
-    for ev in sorted(ctx.events, key=lambda e: (e.when is None, e.when)):
+    for ev in ctx.events:  # already in time order (scope)
         if ev.involved_object.kind != cond.kind or not cond.reason.search(ev.reason):
             continue
         if cond.type is not None and ev.type != cond.type:

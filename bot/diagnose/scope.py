@@ -122,8 +122,12 @@ class _Index:
     def fill(self, ctx: PodCtx) -> None:
         ctx.events.extend(self.events_by_object.get((ctx.cluster, "Pod", ctx.name), []))
         ctx.logs = self.logs.get((ctx.cluster, ctx.namespace, ctx.name), [])
-        if ctx.pod is None:
-            return
+        if ctx.pod is not None:
+            self._fill_pod(ctx)
+        ctx.events.sort(key=lambda e: (e.when is None, e.when))
+
+    def _fill_pod(self, ctx: PodCtx) -> None:
+        assert ctx.pod is not None
         node_name = ctx.pod.spec.node_name
         if node_name:
             ctx.node = self.nodes.get((ctx.cluster, node_name))
