@@ -76,10 +76,17 @@ def detect_secrets_redact(text: str) -> str:
         os.unlink(path)
 
 
+REPEATS = 3  # best of N for every tool: the machine is shared, the minimum is the least disturbed run
+
+
 def _timed(fn: Callable[[str], str], text: str) -> tuple[str, float]:
-    start = time.perf_counter()
-    out = fn(text)
-    return out, time.perf_counter() - start
+    best = float("inf")
+    out = ""
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        out = fn(text)
+        best = min(best, time.perf_counter() - start)
+    return out, best
 
 
 def _recall(corpus: Corpus, out: str) -> tuple[float, dict[str, int]]:
@@ -140,7 +147,8 @@ def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: boo
         f"Corpus: {size_mb:.0f} MB of generated RLark/Ray training and CI runner logs "
         f"({len(corpus.lines):,} lines), {len(corpus.planted)} planted records "
         f"({sum(len(v) for _, v in corpus.planted)} secret values) over {len(FAMILIES)} families. "
-        f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; hyperscan prefilter: "
+        f"Machine: {os.cpu_count()} CPUs (shared; load average {os.getloadavg()[0]:.1f} at start), "
+        f"Python {sys.version.split()[0]}; throughput is the best of {REPEATS} runs per tool; hyperscan prefilter: "
         f"{'on' if accelerated else 'off (pure re)'}. Reproduce: `python -m bench.redact.run --write`.",
         "",
         "| tool | recall | false positives (tokens changed) | throughput | measured on |",
@@ -190,9 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     clean = "\n".join(line for i, line in enumerate(corpus.lines) if i not in corpus.secret_lines)
     scan_rates = []
     for label, text in (("clean lines of the corpus", clean), ("clean ASCII-only lines", _ascii(clean))):
-        start = time.perf_counter()
-        found = redactor.scan(text)
-        rate = len(text.encode()) / 1e6 / (time.perf_counter() - start)
+        best = float("inf")
+        for _ in range(REPEATS):
+            start = time.perf_counter()
+            found = redactor.scan(text)
+            best = min(best, time.perf_counter() - start)
+        rate = len(text.encode()) / 1e6 / best
         scan_rates.append(f"- `Redactor.scan()` on the {label}: {rate:.0f} MB/s ({len(found)} detections)")
     report += "\nEngine credential scan (the 200 MB / 5 s budget needs >= 40 MB/s; goal 150 MB/s):\n\n"
     report += "\n".join(scan_rates) + "\n"
