@@ -170,7 +170,8 @@ class ClusterAdapter:
                 path, "GET", query_params=list(query.items()),
                 header_params={"Accept": "*/*" if log else "application/json"},
                 auth_settings=["BearerToken"], _preload_content=False, _return_http_data_only=True,
-                _request_timeout=timeout)
+                # A (connect, read) pair: the SDK silently ignores a bare float.
+                _request_timeout=(timeout, timeout))
             try:
                 data: bytes = resp.data
             finally:

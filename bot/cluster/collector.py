@@ -10,6 +10,7 @@ from bot.cluster.budget import Stats
 from bot.cluster.collected import Collected
 from bot.cluster.errors import CollectionError
 from bot.cluster.kubeconfig import load_source
+from bot.cluster.plan_checks import collect_for_checks
 from bot.cluster.plan_job import collect_job
 from bot.cluster.plan_pod import collect_pod, collect_runner
 from bot.cluster.progress import NullProgress, Progress
@@ -57,4 +58,26 @@ def collect(target: Target, *, kubeconfig: str | None, context: str | None, name
         progress.close()
         raise
     progress.close(summary)
+    return acc
+
+
+def collect_checks(*, kubeconfig: str | None, context: str | None, settings: Settings,
+                   progress: Progress | None = None, now: datetime | None = None) -> Collected:
+    """What the scheduled checks read, from the chosen (or current) context and the control plane's."""
+    progress = progress or NullProgress()
+    try:
+        source = load_source(kubeconfig)
+        chosen = context or source.current
+        if not chosen or chosen not in source.contexts:
+            raise CollectionError(f"the kubeconfig has no context {chosen!r}" if chosen
+                                  else "the kubeconfig has no current context: pass --context")
+        contexts = {cluster_name(chosen): chosen}
+        cp = settings.control_plane_context
+        if cp and cp != chosen and cp in source.contexts:
+            contexts[cluster_name(cp)] = cp
+        acc = Collected(captured_at=now or datetime.now(UTC))
+        with Session(source, settings=settings, acc=acc, progress=progress) as session:
+            collect_for_checks(session, contexts=contexts)
+    finally:
+        progress.close()
     return acc

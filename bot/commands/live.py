@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.cluster.collector import collect
+from bot.cluster.collector import collect, collect_checks
 from bot.cluster.progress import for_terminal
 from bot.models import Evidence, Target
 from bot.settings import Settings
@@ -18,3 +18,10 @@ def collect_live(target: Target, *, kubeconfig: str | None, context: str | None,
     reporter = for_terminal(enabled=progress)
     return collect(target, kubeconfig=kubeconfig, context=context, namespace=namespace, settings=settings,
                    progress=reporter).to_evidence()
+
+
+def collect_all(*, kubeconfig: str | None, context: str | None, settings: Settings,
+                progress: bool = False) -> Evidence:
+    """Evidence for the scheduled checks (`rlark-bot check` without --snapshot)."""
+    return collect_checks(kubeconfig=kubeconfig, context=context, settings=settings,
+                          progress=for_terminal(enabled=progress)).to_evidence()
