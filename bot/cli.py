@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        status: int = args.run(args)
+        runner = getattr(args, "run", None) or args.func
+        status: int = runner(args)
     except CommandError as exc:
         print(f"rlark-bot: {exc}", file=sys.stderr)
         return exc.status
