@@ -16,8 +16,8 @@ from cluster.standin import StandIn
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 
-def test_snapshot_from_live_writes_a_readable_redacted_bundle(standin: StandIn, kubeconfig: Path,
-                                                              tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_snapshot_from_live_writes_a_readable_redacted_bundle(
+        standin: StandIn, kubeconfig: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     standin.clusters["gpu-a"].add_log("rlark-system", "ppo-big-head-0", "main", f"export GH_TOKEN={TOKEN}\n")
     out = tmp_path / "snap"
     assert main(["snapshot", "job/ppo-big", "--output", str(out), "--kubeconfig", str(kubeconfig)]) == 0
