@@ -231,7 +231,7 @@ class StandIn:
             return _json(self._list(data, res, m["ns"], query))
         obj = _find(data, res, m["ns"], m["name"])
         if m["sub"] is None:
-            return _json(obj)
+            return _json({"kind": res.kind, "apiVersion": res.api_version, **obj})  # as a real GET answers
         if m["sub"] == "log" and res is resources.PODS:
             return _log(data, obj, query).encode(), "text/plain"
         raise _HTTPError(404, "NotFound", f"no subresource {m['sub']}")
