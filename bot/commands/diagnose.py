@@ -44,11 +44,17 @@ def parse_target(text: str, namespace: str) -> Target:
 def gather(args: argparse.Namespace, target: Target, settings: Settings) -> Evidence:
     if args.snapshot:
         return load_snapshot(args.snapshot)
+    from bot.cluster.errors import CollectionError, TargetNotFound
     from bot.commands.live import collect_live  # the Kubernetes client loads only in live mode
 
     progress = sys.stderr.isatty() and getattr(args, "format", "text") != "json"
-    return collect_live(target, kubeconfig=args.kubeconfig, context=args.context, namespace=args.namespace or None,
-                        settings=settings, progress=progress)
+    try:
+        return collect_live(target, kubeconfig=args.kubeconfig, context=args.context,
+                            namespace=args.namespace or None, settings=settings, progress=progress)
+    except TargetNotFound as exc:
+        raise CommandError(f"{target} not found: looked in {exc.where}", EXIT_NOT_FOUND) from exc
+    except CollectionError as exc:
+        raise CommandError(str(exc)) from exc
 
 
 def run(args: argparse.Namespace) -> int:
