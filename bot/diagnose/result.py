@@ -20,6 +20,7 @@ class Finding:
     stage: int
     when: datetime | None = None
     demoted: bool = False
+    explains: bool = False
     earlier_instance: bool = False
 
     @property

@@ -32,7 +32,20 @@ class ConditionedStatus(Loose):
 
 
 class NodePool(KubeObject):
+    spec: dict[str, Any] = Field(default_factory=dict)
     status: ConditionedStatus = Field(default_factory=ConditionedStatus)
+
+    def template_labels(self) -> dict[str, str]:
+        labels = ((self.spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
+        return {str(k): str(v) for k, v in labels.items()}
+
+    def serves(self, node_selector: dict[str, str]) -> bool:
+        """Whether a pod with this selector could get a node from this pool."""
+        named = node_selector.get("karpenter.sh/nodepool")
+        if named is not None:
+            return named == self.name
+        labels = self.template_labels()
+        return all(labels.get(k) == v for k, v in node_selector.items() if not k.startswith("kubernetes.io/"))
 
     def ref(self, container: str | None = None) -> str:
         return f"{self.cluster}//{self.name}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.checks.nodepools import unhealthy_nodepools
 from bot.checks.runners import stale_runners
-from bot.signals.base import EvidenceItem, Hit, SignalContext, signal
+from bot.signals.base import EvidenceItem, Hit, SignalContext, clip, signal
 from bot.signals.stages import INDEX
 
 OFFLOADING_OK = ("Ready", "")
@@ -18,10 +18,24 @@ def stale_runner(sc: SignalContext) -> list[Hit]:
 
 @signal("karpenter.nodepool-unhealthy")
 def nodepool_unhealthy(sc: SignalContext) -> list[Hit]:
-    if not any(c.pod is not None and c.pod.status.phase == "Pending" for c in sc.scope.pods):
-        return []  # an unhealthy pool only explains pods that wait for a node
-    alerts = unhealthy_nodepools(sc.scope.evidence.nodepools)
-    return [Hit([EvidenceItem(a.object, a.summary)], stage=INDEX["scheduled"], when=a.since) for a in alerts]
+    """An unhealthy pool explains the Pending pods it should have made a node for, and only those."""
+    pools = sc.scope.evidence.nodepools
+    alerts = {a.object: a for a in unhealthy_nodepools(pools)}
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        pod = ctx.pod
+        if pod is None or pod.status.phase != "Pending":
+            continue
+        serving = [p for p in pools if p.cluster == ctx.cluster and p.serves(pod.spec.node_selector)]
+        items = [EvidenceItem(a.object, a.summary) for p in serving
+                 if (a := alerts.get(f"{p.cluster}//NodePool/{p.name}")) is not None]
+        if not items:
+            continue
+        scheduling = next((e for e in reversed(ctx.events) if e.reason == "FailedScheduling"), None)
+        if scheduling is not None:
+            items.append(EvidenceItem(ctx.key, f"meanwhile the scheduler says: {clip(scheduling.message, 300)}"))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["scheduled"]))
+    return hits
 
 
 @signal("liqo.offloading-failed")

@@ -15,11 +15,9 @@ from bot.cluster import resources as R
 from cluster.standin import ClusterData
 
 Obj = dict[str, Any]
-NOW = datetime.now(UTC).replace(microsecond=0)
-
-
 def ts(seconds_ago: float = 0) -> str:
-    return (NOW - timedelta(seconds=seconds_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Relative to the moment the world is built: live diagnosis compares against the real clock (heartbeats)."""
+    return (datetime.now(UTC) - timedelta(seconds=seconds_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _meta(name: str, ns: str | None = None, **extra: Any) -> Obj:
