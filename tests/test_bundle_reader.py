@@ -87,3 +87,12 @@ def test_log_sections_cut_short_and_unmarked() -> None:
     assert list(split_sections(cut)) == [("main", "line1\nline2")]
     assert list(split_sections("plain log\n")) == [(UNKNOWN_CONTAINER, "plain log\n")]
     assert list(split_sections("")) == []
+
+
+def test_partial_snapshot_stays_incomplete(tmp_path: Path) -> None:
+    (tmp_path / "snapshot.yaml").write_text(
+        "capturedAt: 2026-11-20T08:00:00Z\nclusters: [a]\nincomplete: true\n"
+        "problems: ['gpu-b: 403 Forbidden listing pods in rlark-system']\n", encoding="utf-8")
+    (tmp_path / "a").mkdir()
+    ev = read_bundle(tmp_path)
+    assert ev.incomplete and ev.problems == ["gpu-b: 403 Forbidden listing pods in rlark-system"]

@@ -67,6 +67,7 @@ class SnapshotIndex(BaseModel):
     captured_at: datetime | None = Field(default=None, alias="capturedAt")
     control_plane: str | None = Field(default=None, alias="controlPlane")
     clusters: list[str] = Field(default_factory=list)
+    problems: list[str] = Field(default_factory=list, description="what the collection that wrote it could not read")
 
 
 def _read_index(root: Path) -> SnapshotIndex:
@@ -176,5 +177,6 @@ def read_bundle(root: Path) -> Evidence:
         clusters=names,
         logs=reader.logs,
         not_collected=reader.not_collected,
+        problems=list(index.problems),
         **reader.fields,
     )

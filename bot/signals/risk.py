@@ -1,38 +1,55 @@
-"""Credentials that appear in the evidence: logs, the Job's scripts and pod env values."""
+"""Credentials that appear in the evidence: logs, the Job's scripts and pod env values.
+
+A bundle written by `rlark-bot snapshot` is already redacted; its `[REDACTED:<kind>]` masks still prove a
+credential was there, so they count too (and the diagnosis of a snapshot matches the live one).
+"""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Iterator
 
 from bot.redact import default_redactor
 from bot.signals.base import EvidenceItem, Hit, SignalContext, signal
 
 MAX_ITEMS = 8
+MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
+
+
+def _masks(text: str) -> Iterator[tuple[int, str]]:
+    if "[REDACTED:" not in text:
+        return
+    for mark in MASK.finditer(text):
+        yield text.count("\n", 0, mark.start()) + 1, mark.group(1)
+
+
+def _found(text: str) -> list[tuple[int, str]]:
+    return [(d.line, d.kind) for d in default_redactor().scan(text)] + list(_masks(text))
 
 
 @signal("risk.credentials")
 def credentials(sc: SignalContext) -> list[Hit]:
-    redactor = default_redactor()
     items: list[EvidenceItem] = []
     for ctx in sc.scope.pods:
         for view in ctx.logs:
-            for det in view.detections:
-                items.append(EvidenceItem(view.excerpt.source.ref(),
-                                          f"line {det.line}: a {det.kind} value (withheld)"))
+            found = [(d.line, d.kind) for d in view.detections] + list(_masks(view.text))
+            items += [EvidenceItem(view.excerpt.source.ref(), f"line {line}: a {kind} value (withheld)")
+                      for line, kind in found]
         if ctx.pod is not None:
             for c in ctx.pod.spec.containers + ctx.pod.spec.init_containers:
                 for env in c.env:
                     value = env.get("value")
-                    if isinstance(value, str) and redactor.scan(f"{env.get('name', '')}={value}"):
+                    if isinstance(value, str) and _found(f"{env.get('name', '')}={value}"):
                         items.append(EvidenceItem(f"{ctx.key}:{c.name}",
                                                   f"env {env.get('name')}: a credential in plain text (withheld)"))
     job = sc.scope.job
     if job is not None:
         for task in job.spec.tasks:
             for field_name, script in (("prepareScript", task.prepare_script), ("runScript", task.run_script)):
-                for det in redactor.scan(script):
-                    items.append(EvidenceItem(f"{job.ref()}:spec.tasks[{task.name}].{field_name}",
-                                              f"line {det.line}: a {det.kind} value (withheld)"))
+                items += [EvidenceItem(f"{job.ref()}:spec.tasks[{task.name}].{field_name}",
+                                       f"line {line}: a {kind} value (withheld)") for line, kind in _found(script)]
     if not items:
         return []
     unique = list(dict.fromkeys(items))
-    return [Hit(unique[:MAX_ITEMS] + ([EvidenceItem("", f"… and {len(unique) - MAX_ITEMS} more")]
-                                      if len(unique) > MAX_ITEMS else []))]
+    more = [EvidenceItem("", f"… and {len(unique) - MAX_ITEMS} more")] if len(unique) > MAX_ITEMS else []
+    return [Hit(unique[:MAX_ITEMS] + more)]
