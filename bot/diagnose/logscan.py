@@ -21,6 +21,10 @@ try:  # the C extension is optional: the pure-Python path gives the same answers
 except ImportError:  # pragma: no cover - exercised when the wheel is unavailable
     hyperscan = None
 
+# Multiline anchors as in `re.M`; only the first match per pattern and log is needed.
+_FLAGS: int = (hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_SINGLEMATCH | hyperscan.HS_FLAG_ALLOWEMPTY
+               if hyperscan is not None else 0)
+
 
 @dataclass(frozen=True)
 class _Key:
@@ -43,6 +47,7 @@ class LogMatcher:
         self._db: Any = None
         self._hs_ids: dict[int, str] = {}
         self._hs_patterns: frozenset[str] = frozenset()
+        self._singles: dict[str, Any] = {}
         if use_hyperscan and hyperscan is not None:
             self._compile()
 
@@ -52,61 +57,94 @@ class LogMatcher:
         return len(self._hs_ids)
 
     def _compile(self) -> None:
-        flags = hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_SINGLEMATCH | hyperscan.HS_FLAG_ALLOWEMPTY
-        usable: list[tuple[int, bytes]] = []
-        for i, pat in enumerate(self._patterns):
-            expr = pat.encode("utf-8")
-            probe = hyperscan.Database()
-            try:
-                probe.compile(expressions=[expr], ids=[i], elements=1, flags=[flags])
-            except hyperscan.error:
-                continue  # this pattern stays on the `re` path
-            usable.append((i, expr))
-        if not usable:
+        flags = _FLAGS
+        usable = [(i, p.encode("utf-8")) for i, p in enumerate(self._patterns)]
+        db = self._build(usable, flags)
+        if db is None:  # some pattern is not Hyperscan syntax: find which, keep them on the `re` path
+            usable = [(i, e) for i, e in usable if self._build([(i, e)], flags) is not None]
+            db = self._build(usable, flags) if usable else None
+        if db is None:
             return
-        self._db = hyperscan.Database()
-        self._db.compile(expressions=[e for _, e in usable], ids=[i for i, _ in usable], elements=len(usable),
-                         flags=[flags] * len(usable))
+        self._db = db
         self._hs_ids = {i: self._patterns[i] for i, _ in usable}
         self._hs_patterns = frozenset(self._hs_ids.values())
 
+    @staticmethod
+    def _build(exprs: list[tuple[int, bytes]], flags: int) -> Any:
+        db = hyperscan.Database()
+        try:
+            db.compile(expressions=[e for _, e in exprs], ids=[i for i, _ in exprs], elements=len(exprs),
+                       flags=[flags] * len(exprs))
+        except hyperscan.error:
+            return None
+        return db
+
+    def skips(self, cond: LogCond, candidates: dict[str, int]) -> bool:
+        """True when the prefilter already proved `cond` cannot match this log (the common case)."""
+        pat = cond.pattern.pattern
+        return pat in self._hs_patterns and pat not in candidates
+
     def prefilter(self, view: LogView) -> dict[str, int]:
-        """Pattern -> character offset of its first candidate, for the accelerated patterns."""
+        """Pattern -> character offset of the line of its first candidate, for the accelerated patterns."""
         if self._db is None:
             return {}
-        text = view.text
-        data = text.encode("utf-8", "surrogatepass")
-        found: dict[int, int] = {}
+        return {self._hs_ids[pid]: off for pid, off in _first_lines(self._db, view.text).items()}
 
-        def on_match(pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
-            found.setdefault(pid, end)
-            return False
+    def _single(self, pat: str) -> Any:
+        """A one-pattern database, to look for the next candidate after a rejected one."""
+        if pat not in self._singles:
+            pid = next(i for i, p in self._hs_ids.items() if p == pat)
+            self._singles[pat] = self._build([(pid, pat.encode("utf-8"))], _FLAGS)
+        return self._singles[pat]
 
-        self._db.scan(data, match_event_handler=on_match)
-        ascii_only = len(data) == len(text)
-        out: dict[str, int] = {}
-        for pid, end in found.items():
-            line_start = data.rfind(b"\n", 0, max(end - 1, 0)) + 1 if end else 0
-            offset = line_start if ascii_only else len(data[:line_start].decode("utf-8", "replace"))
-            out[self._hs_ids[pid]] = offset
-        return out
+    def _next_candidate(self, pat: str, text: str, start: int) -> int | None:
+        if pat not in self._hs_patterns:
+            return start if start < len(text) else None  # the `re` path reads on from here
+        found = _first_lines(self._single(pat), text[start:])
+        return None if not found else start + next(iter(found.values()))
 
     def first_match(self, cond: LogCond, view: LogView, candidates: dict[str, int]) -> int | None:
-        """Offset of the first line of `view` matching `cond` (and not its `unless`)."""
+        """Offset of the first line of `view` matching `cond` (and not its `unless`).
+
+        Hyperscan proposes candidate lines; `re` decides. A rejected candidate (say the `unless` of
+        "NCCL WARN" on a harmless plugin warning) sends Hyperscan on from the next line, not `re` through
+        the rest of a large log.
+        """
         pat = cond.pattern.pattern
         text = view.text
-        if pat in self._hs_patterns:
-            if pat not in candidates:
-                return None
-            start = candidates[pat]
-        else:
-            start = 0
-        for m in cond.pattern.finditer(text, start):
-            line = view.line_at(m.start())
-            if cond.unless is not None and cond.unless.search(line.text):
-                continue
-            if not cond.pattern.search(line.text):
-                continue  # a match spanning lines: only single-line evidence counts
-            return m.start()
+        accelerated = pat in self._hs_patterns
+        pos: int | None = candidates.get(pat) if accelerated else 0
+        while pos is not None:
+            if not accelerated:  # no prefilter for this pattern: `re` finds the next candidate
+                m = cond.pattern.search(text, pos)
+                if m is None:
+                    return None
+                pos = m.start()
+            line_start = text.rfind("\n", 0, pos) + 1
+            line_end = text.find("\n", pos)
+            line_end = len(text) if line_end < 0 else line_end
+            line = text[line_start:line_end]
+            hit = cond.pattern.search(line)
+            if hit is not None and (cond.unless is None or not cond.unless.search(line)):
+                return line_start + hit.start()
+            pos = self._next_candidate(pat, text, line_end + 1)
         return None
 
+
+
+def _first_lines(db: Any, text: str) -> dict[int, int]:
+    """Pattern id -> character offset of the start of the line holding its first match."""
+    data = text.encode("utf-8", "surrogatepass")
+    found: dict[int, int] = {}
+
+    def on_match(pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
+        found.setdefault(pid, end)
+        return False
+
+    db.scan(data, match_event_handler=on_match)
+    ascii_only = len(data) == len(text)
+    out: dict[int, int] = {}
+    for pid, end in found.items():
+        line_start = data.rfind(b"\n", 0, max(end - 1, 0)) + 1 if end else 0
+        out[pid] = line_start if ascii_only else len(data[:line_start].decode("utf-8", "replace"))
+    return out

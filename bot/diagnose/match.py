@@ -103,9 +103,12 @@ def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
 def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
               candidates: dict[int, dict[str, int]]) -> tuple[EvidenceItem, int | None, bool] | None:
     for view in ctx.logs:
+        found = candidates.get(id(view), {})
+        if matcher.skips(cond, found):
+            continue
         if cond.container is not None and not cond.container.search(view.excerpt.source.container):
             continue
-        pos = matcher.first_match(cond, view, candidates.get(id(view), {}))
+        pos = matcher.first_match(cond, view, found)
         if pos is None:
             continue
         stage = reached_at(view.markers, pos) + 1 if view.markers.any else None

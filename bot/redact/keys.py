@@ -140,6 +140,9 @@ _ML_TOKEN_WORDS = frozenset(
         "tokenizers",
     ]
 )
+# Words whose presence as the *last* word of a key makes ``classify`` reject it (the prefilter leaves
+# such keys out of its patterns: ``pad_token_id=``, ``key_path=``, ``max_new_tokens=``).
+LAST_WORD_REJECTS = frozenset(w for w in _META_LAST if w.isalnum()) | {"tokens", "tokenizer", "tokenize", "tokenized"}
 _PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "pw", "passwort"])
 
 

@@ -60,10 +60,10 @@ class LogView:
 
     excerpt: LogExcerpt
     _line_cache: dict[int, int] = field(default_factory=dict, repr=False)
+    text: str = field(init=False, repr=False)
 
-    @property
-    def text(self) -> str:
-        return self.excerpt.text
+    def __post_init__(self) -> None:
+        self.text = self.excerpt.text  # read on every match: a plain attribute, not a property
 
     def find(self, needle: str, start: int = 0) -> int:
         return self.text.find(needle, start)
@@ -180,7 +180,8 @@ class Markers:
             return None if p < 0 else p
 
         text = view.text
-        waiting = WAITING_NODES.search(text)
+        near = text.find("nodes to join the Ray cluster")
+        waiting = WAITING_NODES.search(text, max(near - 40, 0)) if near >= 0 else None
         counts = list(NODE_COUNT.finditer(text)) if "Current node count" in text else []
         # The last exit line counts: a restarted wrapper prints one per worker process.
         exits = list(WORKER_EXIT.finditer(text)) if "Ray worker process exited" in text else []
@@ -194,7 +195,7 @@ class Markers:
             expected_nodes=int(waiting.group(1)) if waiting else None,
             last_count=int(counts[-1].group(1)) if counts else None,
             check_failed=pos(CHECK_FAILED),
-            check_passed=any(p in text for p in CHECK_PASSED),
+            check_passed=waiting is not None and any(p in text for p in CHECK_PASSED),
             ready=pos(READY),
             connecting=pos(CONNECTING),
             wait_head_attempts=text.count(WAIT_HEAD) if wait_last >= 0 else 0,
