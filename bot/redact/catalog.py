@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from bot.redact.decode import base64_forms
-from bot.redact.keys import classify
+from bot.redact.keys import LAST_WORD_REJECTS, classify
 from bot.redact.prefilter import MatchFilter, Pattern
 from bot.redact.rules import BASE64_PREFIXES, TOKEN_RULES
 from bot.redact.structure import KEY_WORDS
@@ -59,27 +60,171 @@ def _lit(text: str) -> str:
     return re.escape(text)
 
 
-_KEY_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_KEY_RIGHT = re.compile(rb"[A-Za-z0-9_.\-]*")
+_KEY_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_WINDOW = 512  # a key longer than this is never vetoed (fail closed)
+_VALUE_WINDOW = 4096
+_RUN = re.compile(rb"[^ \t\r\n]*")
+_LOWER, _UPPER, _DIGIT = (
+    frozenset(b"abcdefghijklmnopqrstuvwxyz"),
+    frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+    frozenset(b"0123456789"),
+)
 
 
 def secret_key_at(data: bytes, frm: int, to: int) -> bool:
-    """Prefilter veto for G_STRUCT: the key token around the match start must name a secret.
+    """Prefilter veto for G_STRUCT: the key before the separator must name a secret (and, for a weak
+    key, the value after it must be able to look like one).
 
-    Mirrors structure._keys/_assignment, which expand from the key word over the same characters
-    and skip keys that ``classify`` rejects; so vetoing here loses nothing (``pad_token_id=``,
-    ``KeyError:``, ``task_id=`` are never candidates)."""
-    start = frm
-    while start > 0 and data[start - 1] in _KEY_BYTES:
-        start -= 1
-    right = _KEY_RIGHT.match(data, frm)
-    end = right.end() if right is not None else frm
-    return _is_secret_key(data[start:end])
+    Mirrors structure._keys/_assignment, which expand from the key word over the same characters,
+    skip keys that ``classify`` rejects, and mask a weak key's value only when ``looks_secret``; so
+    vetoing here loses nothing (``pad_token``, ``KeyError:``, ``"cache_key": "train/loss"`` are never
+    candidates). Works from the match end alone, so the patterns need no start-of-match tracking."""
+    lo = max(0, to - _WINDOW)
+    w = data[lo:to]
+    if not w:
+        return True
+    flag = w[-1] in b" \t"  # "--password x": whitespace separates a command-line flag from its value
+    if flag:
+        e = len(w) - 1
+    else:
+        e = len(w) - (1 if w[-1] in b":=" else 3)  # ":" "=" or "%3a" "%3d" "%22"
+        e = len(w[:e].rstrip(b" \t"))
+        if e and w[e - 1] in b"\"'":
+            e = len(w[: e - 1].rstrip(b"\\"))
+    head = w[:e]
+    s = len(head.rstrip(_KEY_CHARS))
+    if s == 0 and lo > 0:
+        return True  # the key may start before the window: do not guess
+    key = head[s:]
+    verdict = _key_verdict(key)
+    if verdict is None:
+        return False
+    if flag:
+        return key.startswith(b"-")
+    return verdict or _value_may_look_secret(data, to)
 
 
 @lru_cache(maxsize=8192)
-def _is_secret_key(key: bytes) -> bool:
-    return classify(key.decode("ascii", "replace")) is not None
+def _key_verdict(key: bytes) -> bool | None:
+    """None: not a secret's key; True: mask whatever the value; False: only a credential-looking value."""
+    text = key.decode("ascii", "replace")
+    cls = classify(text)
+    if cls is None:
+        return None
+    return cls.strong or text.lower().lstrip("-") in {"authorization", "proxy-authorization"}
+
+
+def _value_may_look_secret(data: bytes, to: int) -> bool:
+    """False only when no value the structure layer could take here passes ``looks_secret``: every such
+    value lies inside the whitespace-free run after the separator (a value with a space never looks
+    secret), so a run shorter than 8, or shorter than 24 with fewer than two character classes, is safe."""
+    window = data[to : to + _VALUE_WINDOW]
+    p = len(window) - len(window.lstrip(b" \t"))
+    q = p
+    while q < len(window) and window[q] == 0x5C:  # backslashes before a quote: JSON in JSON
+        q += 1
+    if q < len(window) and window[q] in b"\"'":
+        p = q + 1
+    m = _RUN.match(window, p)
+    run = m.group() if m is not None else b""
+    if len(run) >= 24 or m is None or (len(window) == _VALUE_WINDOW and m.end() >= len(window)):
+        return True
+    if len(run) < 8:
+        return False
+    if not run.isascii():
+        return True
+    chars = frozenset(run)
+    return (bool(chars & _LOWER) + bool(chars & _UPPER) + bool(chars & _DIGIT)) >= 2
+
+
+def _alternation(parts: Sequence[str]) -> str:
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _char_class(chars: Sequence[str]) -> str:
+    """A compact class for alphanumerics, as ranges: ``[0-9A-Za-gj-z]``."""
+    if len(chars) == 1:
+        return re.escape(chars[0])
+    codes = sorted(ord(c) for c in chars)
+    parts, start, prev = [], codes[0], codes[0]
+    for code in [*codes[1:], -1]:
+        if code == prev + 1:
+            prev = code
+            continue
+        parts.append(
+            chr(start) if start == prev else f"{chr(start)}-{chr(prev)}" if prev > start + 1 else chr(start) + chr(prev)
+        )
+        start = prev = code
+    return "[" + "".join(parts) + "]"
+
+
+def _case_forms(word: str) -> set[str]:
+    return {word.lower(), word.upper(), word.capitalize()}
+
+
+def _not_in(excluded: set[str], prefix: str = "") -> list[str]:
+    """Regex (case-sensitive) for ``prefix`` in any letter case followed by ``[A-Za-z0-9]*``, minus the
+    strings in ``excluded`` (each of which starts with ``prefix`` in some case): a trie complement,
+    returned as its top-level alternatives (Hyperscan limits the length of one expression)."""
+    trie: dict[str, Any] = {}
+    for word in excluded:
+        node = trie
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def rest(depth: int) -> str:
+        tail = prefix[depth:]
+        return (f"(?i:{re.escape(tail)})" if tail else "") + "[A-Za-z0-9]*"
+
+    def walk(node: dict[str, Any], depth: int) -> str:
+        alts = branches(node, depth)
+        body = _alternation(alts) if alts else "(?!)"
+        optional = depth >= len(prefix) and "" not in node
+        return f"(?:{body})?" if optional and alts else body
+
+    def branches(node: dict[str, Any], depth: int) -> list[str]:
+        allowed = {prefix[depth].lower(), prefix[depth].upper()} if depth < len(prefix) else set(_ALNUM)
+        kids = sorted(c for c in node if c)
+        alts = [re.escape(c) + walk(node[c], depth + 1) for c in kids]
+        other = sorted(allowed - set(kids))
+        if other:
+            cls = _char_class(other)
+            alts.append(cls + rest(depth + 1))
+        return alts
+
+    top = branches(trie, 0)
+    if not prefix and "" not in trie:
+        top.append("")
+    return top
+
+
+@lru_cache(maxsize=2)
+def key_tails(flag: bool = False) -> tuple[str, ...]:
+    """Regex for the end of a key holding a key word, up to its separator, leaving out keys whose
+    last word makes ``classify`` reject them. A superset of the keys structure.py acts on:
+    tests/redact check it against ``classify`` on generated keys. ``flag``: the key of a command-line
+    flag, which starts with ``-``."""
+    rejects: set[str] = set()
+    for word in LAST_WORD_REJECTS:
+        rejects |= _case_forms(word)
+    words = "(?i:" + "|".join(KEY_WORDS) + ")"
+    lead = r"-[A-Za-z0-9_.\-]*" if flag else ""
+    alts = [
+        # the key word in an earlier segment; the last segment (maximal: separators around it) is no reject
+        *(rf"{lead}{words}[A-Za-z0-9_.\-]*[_.\-]{last}" for last in _not_in(rejects)),
+        # "...key_id" / "accessKeyId": classify keeps an id that ends in "keyid"
+        rf"{lead}(?i:key)[_.\-]*(?i:i)[_.\-]*(?i:d)",
+        # the key word inside the last segment, after its first character
+        rf"{lead}[A-Za-z0-9]{words}[A-Za-z0-9]*",
+    ]
+    # the key word opening the last segment
+    start = r"-(?:[A-Za-z0-9_.\-]*[_.\-])?" if flag else r"(?:^|[^A-Za-z0-9])"
+    for word in KEY_WORDS:
+        excl = {r for r in rejects if r.lower().startswith(word)}
+        alts.extend(start + part for part in _not_in(excl, word))
+    return tuple(alts)
 
 
 FILTERS: dict[int, MatchFilter] = {G_STRUCT: secret_key_at}
@@ -94,9 +239,9 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     # Kubernetes env entry. Bare words ("tokens/s", "KeyError") in prose are not candidates.
     words = "|".join(KEY_WORDS)
     chars = r"[A-Za-z0-9_.\-]*"
-    sep = r"(?:\\*[\"'])?[ \t]*(?:[:=]|%3[ad]|%22)"
-    pats.append(Pattern(rf"(?:{words}){chars}{sep}", G_STRUCT, caseless=True, som=True))
-    pats.append(Pattern(rf"-{chars}(?:{words}){chars}[ \t]", G_STRUCT, caseless=True, som=True))
+    sep = r"(?:\\*[\"'])?[ \t]*(?:[:=]|%3[adAD]|%22)"
+    pats.extend(Pattern(tail + sep, G_STRUCT) for tail in key_tails())
+    pats.extend(Pattern(tail + r"[ \t]", G_STRUCT) for tail in key_tails(flag=True))
     pats.append(Pattern(rf"name\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?{chars}(?:{words})", G_NAME, caseless=True))
     for word in ("bearer", "hmac-sha", "mysql", "mariadb", "sshpass", "redis-cli"):
         pats.append(Pattern(_lit(word), G_CMD, caseless=True))

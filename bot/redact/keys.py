@@ -140,9 +140,18 @@ _ML_TOKEN_WORDS = frozenset(
         "tokenizers",
     ]
 )
-# Words whose presence as the *last* word of a key makes ``classify`` reject it (the prefilter leaves
-# such keys out of its patterns: ``pad_token_id=``, ``key_path=``, ``max_new_tokens=``).
-LAST_WORD_REJECTS = frozenset(w for w in _META_LAST if w.isalnum()) | {"tokens", "tokenizer", "tokenize", "tokenized"}
+# Last words that make ``classify`` reject a key and are common in logs; the prefilter leaves such
+# keys out of its patterns (``pad_token_id=``, ``key_path=``, ``max_new_tokens=``). A subset: a key
+# ending in another rejected word is merely a candidate that the prefilter's veto drops.
+LAST_WORD_REJECTS = frozenset(
+    [
+        *("id", "ids", "name", "path", "file", "dir", "type", "len", "length", "count", "size", "num", "ttl"),
+        *("timeout", "version", "format", "mode", "enabled", "expiry", "expires", "header", "prefix", "limit"),
+        *("env", "url", "uri", "host", "region", "bucket", "endpoint", "provider", "source", "kind", "index"),
+        *("ref", "keyref", "used", "rate", "total", "interval", "seconds", "ms", "dim", "max", "min"),
+        *("tokens", "tokenizer", "tokenize", "tokenized"),
+    ]
+)
 _PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "pw", "passwort"])
 
 

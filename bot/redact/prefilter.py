@@ -11,6 +11,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 _hs: Any
@@ -65,25 +66,7 @@ class Prefilter:
         return self._db is not None
 
     def _compile_hs(self) -> Any:
-        assert _hs is not None
-        db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
-        flags = []
-        for p in self.patterns:
-            f = 0
-            if p.caseless:
-                f |= _hs.HS_FLAG_CASELESS
-            if p.multiline:
-                f |= _hs.HS_FLAG_MULTILINE
-            if p.som:
-                f |= _hs.HS_FLAG_SOM_LEFTMOST
-            flags.append(f)
-        db.compile(
-            expressions=[p.regex.encode("utf-8", "surrogatepass") for p in self.patterns],
-            ids=[p.group for p in self.patterns],
-            elements=len(self.patterns),
-            flags=flags,
-        )
-        return db
+        return _compile(self.patterns)
 
     def _scratch(self) -> Any:
         # Hyperscan scratch space is per thread; the Slack bot may scan from several workers.
@@ -160,6 +143,30 @@ class Prefilter:
 
         self._db.scan(data, match_event_handler=on_match, scratch=self._scratch())
         return frozenset(hits)
+
+
+@lru_cache(maxsize=8)
+def _compile(patterns: tuple[Pattern, ...]) -> Any:
+    """Compiled once per pattern set (a database is read-only and shared; scratch is per thread)."""
+    assert _hs is not None
+    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+    flags = []
+    for p in patterns:
+        f = 0
+        if p.caseless:
+            f |= _hs.HS_FLAG_CASELESS
+        if p.multiline:
+            f |= _hs.HS_FLAG_MULTILINE
+        if p.som:
+            f |= _hs.HS_FLAG_SOM_LEFTMOST
+        flags.append(f)
+    db.compile(
+        expressions=[p.regex.encode("utf-8", "surrogatepass") for p in patterns],
+        ids=[p.group for p in patterns],
+        elements=len(patterns),
+        flags=flags,
+    )
+    return db
 
 
 def find_literals(text: str, literals: Sequence[str], *, limit: int) -> list[tuple[int, int, int]]:

@@ -1,0 +1,84 @@
+"""The prefilter is sound: whatever the key-aware layer would mask, the prefilter makes a candidate.
+
+The prefilter's key patterns leave out keys whose last word ``classify`` rejects, and its veto drops
+keys ``classify`` rejects and weak keys whose value cannot look secret. Both are precision
+optimisations; these tests check them against the layer they stand in for, on generated keys in
+every case style and separator, so a drift between the two shows up as a failing example.
+"""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.redact import Redactor
+from bot.redact.catalog import G_STRUCT
+from bot.redact.keys import LAST_WORD_REJECTS, classify
+from bot.redact.structure import KEY_WORDS, scan_line
+
+REDACTOR = Redactor()
+pytestmark = pytest.mark.skipif(not REDACTOR.accelerated, reason="checks the Hyperscan patterns")
+MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+_WORDS = sorted(
+    set(KEY_WORDS)
+    | LAST_WORD_REJECTS
+    | {"password", "passwd", "pw", "api", "access", "secret", "private", "client", "data", "keyid", "id", "Id"}
+    | {"aws", "hf", "wandb", "pad", "eos", "max", "new", "cache", "error", "value", "signing", "tls", "x", "2"}
+    | {"authorization", "cookie", "session", "security", "credential", "creds", "sig", "signature", "token"}
+)
+
+
+def _case(word: str, style: int) -> str:
+    return [word.lower(), word.upper(), word.capitalize(), word.swapcase(), word][style]
+
+
+@st.composite
+def keys(draw: st.DrawFn) -> str:
+    words = draw(st.lists(st.sampled_from(_WORDS) | st.text(string.ascii_letters, min_size=1, max_size=4), max_size=4))
+    words.insert(draw(st.integers(0, len(words))), draw(st.sampled_from(KEY_WORDS)))
+    parts = [_case(w, draw(st.integers(0, 4))) for w in words]
+    out = parts[0]
+    for part in parts[1:]:
+        out += draw(st.sampled_from(["_", ".", "-", "", "__"])) + part
+    return out
+
+
+_VALUES = st.sampled_from(
+    ["Abc123XyzQ9", "train/loss", "abcdefgh", "s3cr3tPa55", "x", "0123456789ab", "None"]
+) | st.text(string.ascii_letters + string.digits + "/+=_-.", min_size=1, max_size=30)
+_SHAPES = ("{k}={v}", "{k}: {v}", '"{k}": "{v}"', "export {k}='{v}'", '\\"{k}\\":\\"{v}\\"', "--{k} {v}", "-{k} {v}")
+
+
+@MANY
+@given(key=keys(), value=_VALUES, shape=st.sampled_from(_SHAPES), before=st.sampled_from(["", "x ", "a,", "  - "]))
+def test_every_key_the_structure_layer_masks_is_a_candidate(key: str, value: str, shape: str, before: str) -> None:
+    line = before + shape.format(k=key, v=value) + " rest"
+    if scan_line(line, keys=True, shapes=False):
+        ids = REDACTOR._pre.ids(line)
+        assert ids is not None and G_STRUCT in ids, f"prefilter missed {line!r}"
+        assert REDACTOR._pre.lines(line.encode()), f"no candidate line for {line!r}"
+
+
+def test_rejected_last_words_are_rejected_by_classify() -> None:
+    for word in LAST_WORD_REJECTS:
+        for key in (f"secret_{word}", f"SECRET_{word.upper()}", f"secret.{word.capitalize()}", f"token-{word}"):
+            assert classify(key) is None or key.lower().replace("-", "_").endswith("key_id"), key
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "generated 64 tokens, max_new_tokens=2048, pad_token_id=151643, eos_token_id=151645",
+        '{"msg": "checkpoint saved", "cache_key": "train/loss"}',
+        "special tokens: bos_token=None, pad_token='<|endoftext|>'",
+        "in run_step KeyError: 'advantages'",
+        "authentication required (key_path=/etc/rlark/keys, token_ttl=3600)",
+        "python train.py --max-new-tokens 512 --tokenizer-path /mnt/tok",
+    ],
+)
+def test_ordinary_key_shapes_are_not_candidates(line: str) -> None:
+    assert REDACTOR._pre.lines(line.encode()) == []
