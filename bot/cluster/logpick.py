@@ -11,6 +11,7 @@ from typing import Any
 Obj = dict[str, Any]
 RLARK_MAIN = "main"
 SAMPLE_PODS = 3  # healthy pods read besides the head and the failing ones: enough to see what "normal" prints
+PER_FAILURE = 4  # failing pods read per distinct way of failing: the 64th identical crash-loop tells nothing new
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,20 @@ def _failing(cs: Obj, *, is_init: bool) -> bool:
 def is_failing(pod: Obj) -> bool:
     phase = (pod.get("status") or {}).get("phase", "")
     return phase not in ("Running", "Succeeded") or any(_failing(cs, is_init=i) for cs, i in _statuses(pod))
+
+
+def failure_signature(pod: Obj) -> tuple[str, ...]:
+    """How a pod fails, as its status tells: task, and per failing container its reason and exit code."""
+    meta = pod.get("metadata") or {}
+    parts = [str((meta.get("labels") or {}).get("app", "")), str((pod.get("status") or {}).get("phase", ""))]
+    for cs, is_init in _statuses(pod):
+        if not _failing(cs, is_init=is_init):
+            continue
+        state, last = cs.get("state") or {}, cs.get("lastState") or {}
+        term = state.get("terminated") or last.get("terminated") or {}
+        reason = (state.get("waiting") or {}).get("reason") or term.get("reason") or ""
+        parts.append(f"{cs.get('name')}:{reason}:{term.get('exitCode', '')}")
+    return tuple(parts)
 
 
 def requests_for_pod(cluster: str, pod: Obj, *, prefer: str | None) -> list[LogRequest]:
@@ -79,7 +94,15 @@ def pick(pods: list[tuple[str, Obj]], *, heads: set[tuple[str, str]], max_reques
         return str((p.get("metadata") or {}).get("name", ""))
 
     head = [(c, p) for c, p in pods if (c, name(p)) in heads]
-    failing = [(c, p) for c, p in pods if (c, name(p)) not in heads and is_failing(p)]
+    failing: list[tuple[str, Obj]] = []
+    seen: dict[tuple[str, ...], int] = {}
+    for c, p in pods:
+        if (c, name(p)) in heads or not is_failing(p):
+            continue
+        sig = failure_signature(p)
+        seen[sig] = seen.get(sig, 0) + 1
+        if seen[sig] <= PER_FAILURE:
+            failing.append((c, p))
     healthy = [(c, p) for c, p in pods if (c, name(p)) not in heads and not is_failing(p)][:SAMPLE_PODS]
     out: list[LogRequest] = []
     used_pods = 0
