@@ -8,24 +8,10 @@ trigger must hold for the same pod. What a regex cannot express is a named signa
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
-STAGES: tuple[str, ...] = (
-    "submitted",
-    "task-created",
-    "pod-created",
-    "scheduled",
-    "containers-started",
-    "rank-assigned",
-    "prepare-script",
-    "ray-cli-checked",
-    "ray-cluster-forming",
-    "ray-cluster-ready",
-    "run-script",
-    "training-signal",
-)
 Stage = Literal[
     "submitted",
     "task-created",
@@ -40,6 +26,7 @@ Stage = Literal[
     "run-script",
     "training-signal",
 ]
+STAGES: tuple[str, ...] = get_args(Stage)  # in order: the walk from submission to a training signal
 CASE_ID = r"^(pod|rlark|ci|infra)\.[a-z0-9-]+(\.[a-z0-9-]+)*$"
 
 

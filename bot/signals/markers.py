@@ -39,6 +39,7 @@ BENIGN = re.compile(
     r"(?i)\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?[ _-]?(?:rate|count|s)?\s*[=:]\s*0(?:\.0+)?\b|"
     r"error_rate|_error\b|\berror_\w+|ignore_errors|on_error|errors='|--ignore-errors|"
     r"requirement already satisfied|^\s*(?:warning|info|debug)\b|\[warning\]|\bwarn(?:ing)?:|"
+    r"pip's dependency resolver does not currently take into account|"
     r"if .* fails|will retry|retrying|fallback|Timeout\w*=|timeout=\d|timeout_s|"
     r"^\s*(?:#|//)"
 )

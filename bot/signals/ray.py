@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.signals.base import EvidenceItem, Hit, SignalContext, log_item, main_exit, signal
-from bot.signals.markers import LogView
+from bot.signals.markers import LogView, Markers
 from bot.signals.stages import INDEX, TRAINING_SIGNAL, reached_at
 
 if TYPE_CHECKING:
@@ -41,32 +42,32 @@ def _failure_hit(ctx: PodCtx, view: LogView, after: int, label: str) -> Hit:
     return Hit(items, pod=ctx.key, stage=stage)
 
 
-@signal("ray.wrapper-stopped")
-def wrapper_stopped(sc: SignalContext) -> list[Hit]:
+def _stopped_after(sc: SignalContext, last: Callable[[Markers], int | None],
+                   later: Callable[[Markers], tuple[int | None, ...]], label: str) -> list[Hit]:
+    """Pods whose wrapper printed the `last` marker, none of the `later` ones, and then ended badly."""
     hits: list[Hit] = []
     for ctx in sc.scope.pods:
         for view in _main_views(ctx):
             m = view.markers
-            later = (m.prepare, m.cli_missing, m.connecting, m.waiting, m.ready, m.run)
-            if m.rank is None or any(p is not None for p in later) or not _ended_badly(ctx, view):
+            pos = last(m)
+            if pos is None or any(p is not None for p in later(m)) or not _ended_badly(ctx, view):
                 continue
-            hits.append(_failure_hit(ctx, view, m.rank, "last marker RLINF_NODE_RANK"))
+            hits.append(_failure_hit(ctx, view, pos, f"last marker {label}"))
             break
     return hits
+
+
+@signal("ray.wrapper-stopped")
+def wrapper_stopped(sc: SignalContext) -> list[Hit]:
+    return _stopped_after(sc, lambda m: m.rank,
+                          lambda m: (m.prepare, m.cli_missing, m.connecting, m.waiting, m.ready, m.run),
+                          "RLINF_NODE_RANK")
 
 
 @signal("ray.prepare-failed")
 def prepare_failed(sc: SignalContext) -> list[Hit]:
-    hits: list[Hit] = []
-    for ctx in sc.scope.pods:
-        for view in _main_views(ctx):
-            m = view.markers
-            later = (m.cli_missing, m.connecting, m.waiting, m.ready, m.run)
-            if m.prepare is None or any(p is not None for p in later) or not _ended_badly(ctx, view):
-                continue
-            hits.append(_failure_hit(ctx, view, m.prepare, "last marker 'Executing prepare script...'"))
-            break
-    return hits
+    return _stopped_after(sc, lambda m: m.prepare, lambda m: (m.cli_missing, m.connecting, m.waiting, m.ready, m.run),
+                          "'Executing prepare script...'")
 
 
 @signal("ray.waiting-for-nodes")
