@@ -25,7 +25,6 @@ CASES = sorted(p.parent.name for p in SCENARIOS.glob("*/expect.yaml"))
 
 # Where the engine's answer and the scenario author's differ, said openly; strict, so a fix shows up.
 KNOWN_DISAGREEMENTS = {
-    "rlark-ray-temp-dir": "the worker's non-zero Ray exit (a catch-all) yields to temp-dir on the same pod",
     "rlark-ray-wrapper-failed": "last_stage holds the job at the Head's stage (ray-cluster-forming) while a worker "
     "has not joined; the author expects the failing worker's own stage",
 }

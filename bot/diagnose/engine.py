@@ -8,7 +8,7 @@ from bot.diagnose.facts import first_error, gather_facts
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger, prefilter_all
 from bot.diagnose.rank import rank
-from bot.diagnose.result import SEVERITY_ORDER, Diagnosis, Finding
+from bot.diagnose.result import Diagnosis, Finding
 from bot.diagnose.scope import PodCtx, Scope, scope_evidence
 from bot.models import Evidence, Target, TargetKind
 from bot.runbook.schema import STAGES, Case, Runbook
@@ -87,23 +87,14 @@ def _one_unit(matched: dict[str, list[Hit]], target: Target) -> None:
 
 
 def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook) -> None:
-    """A case that explains another on the same pod removes the other's hits there, and any specific case
-    on a pod removes the catch-alls' hits on that pod."""
+    """A case that explains another on the same pod removes the other's hits there. (Catch-alls are not
+    dropped: ranking puts them after the specific cases, and what they add stays visible.)"""
     for case_id, hits in list(matched.items()):
         pods = {h.pod for h in hits}
         case = runbook.cases[case_id]
         for ref in case.supersedes:
             if ref in matched:
                 matched[ref] = [h for h in matched[ref] if h.pod not in pods]
-    for case_id, hits in list(matched.items()):
-        case = runbook.cases[case_id]
-        if not case.generic:
-            continue
-        # Only a cause at least as severe explains a catch-all: a warning does not explain an error.
-        specific = {h.pod for c, other in matched.items() for h in other
-                    if h.pod and not runbook.cases[c].generic and runbook.cases[c].category == "cause"
-                    and SEVERITY_ORDER[runbook.cases[c].severity] <= SEVERITY_ORDER[case.severity]}
-        matched[case_id] = [h for h in hits if h.pod is None or h.pod not in specific]
     for case_id in [c for c, h in matched.items() if not h]:
         del matched[case_id]
 

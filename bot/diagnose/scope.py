@@ -163,19 +163,26 @@ def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
             continue
         ctx = PodCtx(name=pod.name, cluster=pod.cluster, namespace=pod.namespace, pod=pod, task=task)
         members[(pod.cluster, pod.name)] = ctx
+    mirrors: dict[tuple[str, str], list[PodMirror]] = {}
     for mirror in ev.pod_mirrors:
         task = task_by_name.get(mirror.task_name)
-        if task is None:
+        if task is not None:
+            mirrors.setdefault((task.agent_id or mirror.cluster, mirror.local_name or mirror.name), []).append(mirror)
+    for (cluster, local), group in mirrors.items():
+        found_ctx = members.get((cluster, local))
+        if found_ctx is None:
+            # No member pod read: the newest mirror stands for the worker (older ones were replaced).
+            mirror = max(group, key=lambda m: (m.metadata.creation_timestamp is not None,
+                                               m.metadata.creation_timestamp, m.name))
+            members[(cluster, local)] = PodCtx(
+                name=local, cluster=cluster,
+                namespace=mirror.metadata.labels.get("rlark.io/local-pod-namespace", MEMBER_NAMESPACE),
+                mirror=mirror, task=task_by_name[mirror.task_name])
             continue
-        cluster = task.agent_id or mirror.cluster
-        found_ctx = members.get((cluster, mirror.local_name))
-        if found_ctx is not None:
-            found_ctx.mirror = mirror
-            continue
-        members[(cluster, mirror.local_name or mirror.name)] = PodCtx(
-            name=mirror.local_name or mirror.name, cluster=cluster,
-            namespace=mirror.metadata.labels.get("rlark.io/local-pod-namespace", MEMBER_NAMESPACE),
-            mirror=mirror, task=task)
+        # A mirror is named after its member pod's UID; one left from a replaced pod is history, not state.
+        uid = found_ctx.pod.metadata.uid if found_ctx.pod is not None else ""
+        current = [m for m in group if m.name == uid]
+        found_ctx.mirror = current[0] if current else (group[0] if len(group) == 1 else None)
     scope.pods = sorted(members.values(), key=lambda c: (not c.is_head, c.task.name if c.task else "", c.name))
     for ctx in scope.pods:
         idx.fill(ctx)
