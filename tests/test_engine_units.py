@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import textwrap
+from datetime import UTC, datetime
+from pathlib import Path
 
+from bot.bundle import read_bundle
+from bot.diagnose import diagnose
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Finding
-from bot.models import LogExcerpt, LogSource
-from bot.runbook import Runbook
+from bot.models import LogExcerpt, LogSource, Target
+from bot.runbook import Runbook, load_runbook
 from bot.runbook.schema import LogCond
 from bot.signals.base import clip
 from bot.signals.markers import LogView
+from bot.signals.names import SIGNALS
 from bot.signals.stages import INDEX, reached_at
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def view(text: str, container: str = "main") -> LogView:
@@ -100,3 +110,37 @@ def test_ranking_rules(runbook: Runbook) -> None:
     stopped = _finding(runbook, "rlark.task.stopped", "pod-created")
     assert [f.id for f in rank([stopped, creds])] == [creds.id, stopped.id]
     assert [f.id for f in rank([creds])] == [creds.id]
+
+
+def test_a_new_log_case_needs_yaml_only(tmp_path: Path) -> None:
+    """Copy the runbook, add one log-signature case in YAML, and the engine finds it in a bundle."""
+    rb_dir = tmp_path / "runbooks"
+    shutil.copytree(ROOT / "runbooks", rb_dir)
+    (rb_dir / "zz-local.yaml").write_text(textwrap.dedent("""\
+        cases:
+          - id: ci.run.flux-capacitor
+            title: {zh: 通量电容器过载, en: Flux capacitor overloaded}
+            symptom: {zh: 日志出现 FLUX-88 错误。, en: The log shows error FLUX-88.}
+            severity: error
+            fails_at: containers-started
+            sources: [{page: ci-runner, section: 容器崩溃}]
+            when:
+              - log: {pattern: 'FLUX-88: capacitor overloaded'}
+            supersedes: [ci.run.user-script, pod.run.crash-on-start]
+            next_steps: [{zh: 降低负载后重跑。, en: Lower the load and re-run.}]
+            avoid: [{zh: 不要反复重跑。, en: Do not re-run again and again.}]
+            escalate_to: user
+        """), encoding="utf-8")
+    bundle = tmp_path / "bundle"
+    (bundle / "ci" / "runner-1").mkdir(parents=True)
+    pod = {"metadata": {"name": "runner-1", "namespace": "ci"}, "status": {"phase": "Failed", "containerStatuses": [
+        {"name": "runner", "state": {"terminated": {"exitCode": 1, "reason": "Error"}}}]}}
+    (bundle / "ci" / "pods.json").write_text(json.dumps({"kind": "PodList", "items": [pod]}), encoding="utf-8")
+    (bundle / "ci" / "runner-1" / "logs.txt").write_text(
+        "==== START logs for container runner of pod ci/runner-1 ====\nstep 1 ok\n"
+        "FLUX-88: capacitor overloaded\nstep 2 skipped\n==== END logs for container runner of pod ci/runner-1 ====\n",
+        encoding="utf-8")
+    rb = load_runbook(rb_dir, known_signals=SIGNALS)
+    diag = diagnose(read_bundle(bundle), rb, datetime(2026, 11, 20, tzinfo=UTC), target=Target.parse("pod/runner-1"))
+    assert diag.findings[0].id == "ci.run.flux-capacitor"
+    assert "line 2: FLUX-88" in diag.findings[0].evidence[0].text

@@ -79,3 +79,12 @@ def test_scheduled_checks(name: str) -> None:
     want = {(a["check"], a["case"], a["object"]) for a in exp.get("alerts", [])}
     assert got == want
     assert len({a.key for a in alerts}) == len(alerts), "dedupe keys must be unique"
+
+
+def test_every_case_has_a_scenario(runbook: Runbook) -> None:
+    covered: set[str] = set()
+    for name in CASES:
+        exp = _expect(name)
+        covered.update([exp.get("first", "")], exp.get("includes", []))
+        covered.update(a["case"] for a in (exp.get("checks") or {}).get("alerts", []))
+    assert set(runbook.cases) - covered == set()
