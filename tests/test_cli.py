@@ -89,3 +89,15 @@ def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(out)
     for alert in doc["alerts"]:
         assert set(alert) == {"check", "key", "case", "object", "severity", "since", "summary"}
+
+
+def test_check_honours_now_and_keys_are_stable(capsys: pytest.CaptureFixture[str]) -> None:
+    bundle = str(ROOT / "tests" / "scenarios" / "infra-pending-long" / "bundle")
+    _, out, _ = run(capsys, "check", "--snapshot", bundle, "--format", "json")
+    alerts = json.loads(out)["alerts"]
+    assert [a["check"] for a in alerts] == ["long-pending"]
+    _, again, _ = run(capsys, "check", "--snapshot", bundle, "--format", "json")
+    assert [a["key"] for a in json.loads(again)["alerts"]] == [a["key"] for a in alerts]
+    created = alerts[0]["since"]
+    _, early, _ = run(capsys, "check", "--snapshot", bundle, "--format", "json", "--now", created)
+    assert json.loads(early)["alerts"] == []
