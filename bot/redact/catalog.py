@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.redact.decode import base64_forms
-from bot.redact.keys import LAST_WORD_REJECTS, classify
+from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
 from bot.redact.prefilter import MatchFilter, Pattern
 from bot.redact.rules import BASE64_PREFIXES, TOKEN_RULES
 from bot.redact.structure import KEY_WORDS
@@ -200,9 +200,26 @@ def _not_in(excluded: set[str], prefix: str = "") -> list[str]:
     return top
 
 
+_MAX_EXPR = 12000  # Hyperscan rejects longer expressions; one alternation scans much faster than many
+
+
+def _packed(head: str, alts: Sequence[str]) -> list[str]:
+    """``head(?:a|b|...)`` in as few expressions as the length limit allows."""
+    out: list[str] = []
+    cur: list[str] = []
+    for alt in alts:
+        if cur and len(head) + sum(len(a) + 1 for a in cur) + len(alt) > _MAX_EXPR:
+            out.append(head + _alternation(cur))
+            cur = []
+        cur.append(alt)
+    if cur:
+        out.append(head + _alternation(cur))
+    return out
+
+
 @lru_cache(maxsize=2)
 def key_tails(flag: bool = False) -> tuple[str, ...]:
-    """Regex for the end of a key holding a key word, up to its separator, leaving out keys whose
+    """Regexes for the end of a key holding a key word, up to its separator, leaving out keys whose
     last word makes ``classify`` reject them. A superset of the keys structure.py acts on:
     tests/redact check it against ``classify`` on generated keys. ``flag``: the key of a command-line
     flag, which starts with ``-``."""
@@ -211,20 +228,39 @@ def key_tails(flag: bool = False) -> tuple[str, ...]:
         rejects |= _case_forms(word)
     words = "(?i:" + "|".join(KEY_WORDS) + ")"
     lead = r"-[A-Za-z0-9_.\-]*" if flag else ""
-    alts = [
-        # the key word in an earlier segment; the last segment (maximal: separators around it) is no reject
-        *(rf"{lead}{words}[A-Za-z0-9_.\-]*[_.\-]{last}" for last in _not_in(rejects)),
-        # "...key_id" / "accessKeyId": classify keeps an id that ends in "keyid"
-        rf"{lead}(?i:key)[_.\-]*(?i:i)[_.\-]*(?i:d)",
-        # the key word inside the last segment, after its first character
-        rf"{lead}[A-Za-z0-9]{words}[A-Za-z0-9]*",
-    ]
+    # the key word in an earlier segment; the last segment (maximal: separators around it) is no reject
+    out = _packed(rf"{lead}{words}[A-Za-z0-9_.\-]*[_.\-]", _not_in(rejects))
+    # "...key_id" / "accessKeyId": classify keeps an id that ends in "keyid"
+    out.append(rf"{lead}(?i:key)[_.\-]*(?i:i)[_.\-]*(?i:d)")
+    # the key word inside the last segment, after its first character
+    out.append(rf"{lead}[A-Za-z0-9]{words}[A-Za-z0-9]*")
     # the key word opening the last segment
-    start = r"-(?:[A-Za-z0-9_.\-]*[_.\-])?" if flag else r"(?:^|[^A-Za-z0-9])"
+    if flag:
+        opening: list[str] = []
+        for word in KEY_WORDS:
+            opening.extend(_not_in({r for r in rejects if r.lower().startswith(word)}, word))
+        out.extend(_packed(r"-(?:[A-Za-z0-9_.\-]*[_.\-])?", opening))
+        return tuple(out)
+    plain: set[str] = set()
+    for word in PLAIN_KEYS:
+        plain |= _case_forms(word)
+    tokens = _case_forms("token")
+    whole: list[str] = []  # the last segment is the whole key: no earlier word can make it a secret's
+    after: list[str] = []  # after a separator; a bare "token" only below, to check the segment before it
     for word in KEY_WORDS:
         excl = {r for r in rejects if r.lower().startswith(word)}
-        alts.extend(start + part for part in _not_in(excl, word))
-    return tuple(alts)
+        whole.extend(_not_in(excl | {p for p in plain if p.lower().startswith(word)}, word))
+        after.extend(_not_in(excl | (tokens if word == "token" else set()), word))
+    out.extend(_packed(r"(?:^|[^A-Za-z0-9_.\-])", whole))
+    out.extend(_packed(r"[_.\-]", after))
+    # "..._token" after a segment that is no ML word (``pad_token``, ``eos_token``: classify rejects them)
+    ml: set[str] = set()
+    for word in ML_WORDS:
+        ml |= _case_forms(word)
+    before = [p for p in _not_in(ml) if p]
+    out.extend(p + r"[_.\-]+(?:token|TOKEN|Token)" for p in _packed(r"(?:^|[^A-Za-z0-9])", before))
+    out.append(r"(?:^|[^A-Za-z0-9])[_.\-]+(?:token|TOKEN|Token)")
+    return tuple(out)
 
 
 FILTERS: dict[int, MatchFilter] = {G_STRUCT: secret_key_at}

@@ -152,6 +152,17 @@ LAST_WORD_REJECTS = frozenset(
         *("tokens", "tokenizer", "tokenize", "tokenized"),
     ]
 )
+# Whole keys that hold a key word yet name no secret, common in logs and prose (``KeyError:``,
+# ``Skipped:``); classify rejects each (tests check), so the prefilter leaves them out as whole keys.
+PLAIN_KEYS = frozenset(
+    [
+        *("keyerror", "keyboardinterrupt", "keyboard", "keys", "keyword", "keywords", "keyring", "keyframe"),
+        *("session", "sessions", "signal", "signals", "sigterm", "sigkill", "sigint", "sighup", "sigma"),
+        *("author", "authors", "authentication", "authenticated", "authorized", "authority"),
+        *("passed", "passes", "passing", "passthrough", "skip", "skipped", "skipping", "skips", "credits"),
+    ]
+)
+ML_WORDS = _ML_TOKEN_WORDS
 _PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "pw", "passwort"])
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bot.redact import Redactor
 from bot.redact.catalog import G_STRUCT
-from bot.redact.keys import LAST_WORD_REJECTS, classify
+from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
 from bot.redact.structure import KEY_WORDS, scan_line
 
 REDACTOR = Redactor()
@@ -26,6 +26,8 @@ MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCh
 _WORDS = sorted(
     set(KEY_WORDS)
     | LAST_WORD_REJECTS
+    | ML_WORDS
+    | PLAIN_KEYS
     | {"password", "passwd", "pw", "api", "access", "secret", "private", "client", "data", "keyid", "id", "Id"}
     | {"aws", "hf", "wandb", "pad", "eos", "max", "new", "cache", "error", "value", "signing", "tls", "x", "2"}
     | {"authorization", "cookie", "session", "security", "credential", "creds", "sig", "signature", "token"}
@@ -67,6 +69,12 @@ def test_rejected_last_words_are_rejected_by_classify() -> None:
     for word in LAST_WORD_REJECTS:
         for key in (f"secret_{word}", f"SECRET_{word.upper()}", f"secret.{word.capitalize()}", f"token-{word}"):
             assert classify(key) is None or key.lower().replace("-", "_").endswith("key_id"), key
+    for word in PLAIN_KEYS:
+        for key in (word, word.upper(), word.capitalize()):
+            assert classify(key) is None, key
+    for word in ML_WORDS:
+        for key in (f"{word}_token", f"{word.upper()}_TOKEN", f"{word.capitalize()}.Token", f"x-{word}-token"):
+            assert classify(key) is None, key
 
 
 @pytest.mark.parametrize(
