@@ -8,7 +8,7 @@ from bot.diagnose.facts import first_error, gather_facts
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger, prefilter_all
 from bot.diagnose.rank import rank
-from bot.diagnose.result import Diagnosis, Finding
+from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.diagnose.scope import PodCtx, Scope, scope_evidence
 from bot.models import Evidence, Target, TargetKind
 from bot.runbook.schema import STAGES, Case, Runbook
@@ -99,6 +99,17 @@ def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook) -> None:
         del matched[case_id]
 
 
+def _decisive_line(findings: list[Finding]) -> FirstError | None:
+    """When no line looks like an error (a worker retrying quietly), the answer's own log evidence is it."""
+    for f in findings[:1]:
+        for item in f.evidence:
+            if item.context:
+                return FirstError(item.source, None, item.text, item.context)
+        if f.evidence and f.evidence[0].source:
+            return FirstError(f.evidence[0].source, None, f.evidence[0].text)
+    return None
+
+
 def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Target,
              thresholds: Thresholds | None = None) -> Diagnosis:
     scope = scope_evidence(evidence, target)
@@ -119,7 +130,7 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
     _drop_superseded(matched, runbook)
     diag.findings = rank([_finding(runbook.cases[c], h) for c, h in matched.items()])
     diag.last_stage = job_last_stage(scope)
-    diag.first_error = first_error(scope)
+    diag.first_error = first_error(scope) or _decisive_line(diag.findings)
     diag.facts = gather_facts(scope)
     if target.kind is TargetKind.JOB:
         diag.target_cluster = evidence.control_plane or (scope.job.cluster if scope.job else "")

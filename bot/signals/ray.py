@@ -106,8 +106,7 @@ def head_unreachable(sc: SignalContext) -> list[Hit]:
             continue
         items = [log_item(view, m.connecting, context=False)]
         if m.wait_head_last is not None:
-            items.append(log_item(view, m.wait_head_last, prefix=f"{m.wait_head_attempts} attempts, last ",
-                                  context=False))
+            items.append(log_item(view, m.wait_head_last, prefix=f"{m.wait_head_attempts} attempts, last "))
         hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"]))
     return hits
 
