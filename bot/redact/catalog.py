@@ -62,8 +62,8 @@ def _lit(text: str) -> str:
 
 _KEY_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_WINDOW = 512  # a key longer than this is never vetoed (fail closed)
-_VALUE_WINDOW = 4096
+_WINDOW = 160  # a key longer than this is never vetoed (fail closed)
+_VALUE_WINDOW = 256  # a run reaching past this counts as long (fail closed)
 _RUN = re.compile(rb"[^ \t\r\n]*")
 _LOWER, _UPPER, _DIGIT = (
     frozenset(b"abcdefghijklmnopqrstuvwxyz"),
@@ -243,7 +243,7 @@ def key_tails(flag: bool = False) -> tuple[str, ...]:
         return tuple(out)
     plain: set[str] = set()
     for word in PLAIN_KEYS:
-        plain |= _case_forms(word)
+        plain |= _case_forms(word) | {word}
     tokens = _case_forms("token")
     whole: list[str] = []  # the last segment is the whole key: no earlier word can make it a secret's
     after: list[str] = []  # after a separator; a bare "token" only below, to check the segment before it

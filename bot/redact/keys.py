@@ -156,7 +156,7 @@ LAST_WORD_REJECTS = frozenset(
 # ``Skipped:``); classify rejects each (tests check), so the prefilter leaves them out as whole keys.
 PLAIN_KEYS = frozenset(
     [
-        *("keyerror", "keyboardinterrupt", "keyboard", "keys", "keyword", "keywords", "keyring", "keyframe"),
+        *("KeyError", "KeyboardInterrupt", "keyboard", "keys", "keyword", "keywords", "keyring", "keyframe"),
         *("session", "sessions", "signal", "signals", "sigterm", "sigkill", "sigint", "sighup", "sigma"),
         *("author", "authors", "authentication", "authenticated", "authorized", "authority"),
         *("passed", "passes", "passing", "passthrough", "skip", "skipped", "skipping", "skips", "credits"),

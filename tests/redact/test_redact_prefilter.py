@@ -70,7 +70,7 @@ def test_rejected_last_words_are_rejected_by_classify() -> None:
         for key in (f"secret_{word}", f"SECRET_{word.upper()}", f"secret.{word.capitalize()}", f"token-{word}"):
             assert classify(key) is None or key.lower().replace("-", "_").endswith("key_id"), key
     for word in PLAIN_KEYS:
-        for key in (word, word.upper(), word.capitalize()):
+        for key in (word, word.lower(), word.upper(), word.capitalize()):
             assert classify(key) is None, key
     for word in ML_WORDS:
         for key in (f"{word}_token", f"{word.upper()}_TOKEN", f"{word.capitalize()}.Token", f"x-{word}-token"):
