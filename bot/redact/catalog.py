@@ -276,8 +276,12 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     words = "|".join(KEY_WORDS)
     chars = r"[A-Za-z0-9_.\-]*"
     sep = r"(?:\\*[\"'])?[ \t]*(?:[:=]|%3[adAD]|%22)"
-    pats.extend(Pattern(tail + sep, G_STRUCT) for tail in key_tails())
-    pats.extend(Pattern(tail + r"[ \t]", G_STRUCT) for tail in key_tails(flag=True))
+    # The pure-re fallback applies no veto and checks every line it finds in full: there the short
+    # broad form is faster than the precise one.
+    broad = rf"(?i:{words}){chars}{sep}"
+    broad_flag = rf"-{chars}(?i:{words}){chars}[ \t]"
+    pats.extend(Pattern(tail + sep, G_STRUCT, fallback=broad) for tail in key_tails())
+    pats.extend(Pattern(tail + r"[ \t]", G_STRUCT, fallback=broad_flag) for tail in key_tails(flag=True))
     pats.append(Pattern(rf"name\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?{chars}(?:{words})", G_NAME, caseless=True))
     for word in ("bearer", "hmac-sha", "mysql", "mariadb", "sshpass", "redis-cli"):
         pats.append(Pattern(_lit(word), G_CMD, caseless=True))

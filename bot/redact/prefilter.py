@@ -28,6 +28,7 @@ class Pattern:
     caseless: bool = False
     multiline: bool = False
     som: bool = False  # report the start of match too (needed by a group's filter)
+    fallback: str | None = None  # a simpler superset for the pure-``re`` path (which applies no filters)
 
 
 # A group filter sees (buffer, match start, match end) and may veto the match: it lets the prefilter
@@ -54,10 +55,13 @@ class Prefilter:
         self._local = threading.local()
         if use_hyperscan and _hs is not None and self.patterns:
             self._db = self._compile_hs()
-        parts = []
+        parts: list[str] = []
         for p in self.patterns:
             flags = ("i" if p.caseless else "") + ("m" if p.multiline else "")
-            parts.append(f"(?{flags}:{p.regex})" if flags else f"(?:{p.regex})")
+            regex = p.regex if p.fallback is None else p.fallback
+            part = f"(?{flags}:{regex})" if flags else f"(?:{regex})"
+            if part not in parts:
+                parts.append(part)
         self._re_text = re.compile("|".join(parts) or r"(?!)")
         self._re_bytes = re.compile(self._re_text.pattern.encode("utf-8", "surrogatepass"))
 
