@@ -65,6 +65,8 @@ _ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _WINDOW = 160  # a key longer than this is never vetoed (fail closed)
 _VALUE_WINDOW = 256  # a run reaching past this counts as long (fail closed)
 _RUN = re.compile(rb"[^ \t\r\n]*")
+_PCT_HEAD = re.compile(rb"[0-9A-Fa-f]{2}")  # the rest of a "%XX" escape
+_CSI_HEAD = re.compile(rb"[0-9]*[A-Za-z]")  # the rest of an ANSI "\x1b[1;32m" escape
 _LOWER, _UPPER, _DIGIT = (
     frozenset(b"abcdefghijklmnopqrstuvwxyz"),
     frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
@@ -98,6 +100,14 @@ def secret_key_at(data: bytes, frm: int, to: int) -> bool:
         return True  # the key may start before the window: do not guess
     key = head[s:]
     verdict = _key_verdict(key)
+    if verdict is not True and s > 0 and head[s - 1] in b"%[;":
+        # The key may start inside an escape that a decoded view removes (``%22pass%22%3A``,
+        # ``\x1b[1;32mpass=``): judge it also as that view will see it, and keep the stronger verdict.
+        inner = (_PCT_HEAD if head[s - 1] == 0x25 else _CSI_HEAD).match(key)
+        if inner is not None:
+            unescaped = _key_verdict(key[inner.end() :])
+            if unescaped is not None:
+                verdict, key = bool(verdict) or unescaped, key[inner.end() :]
     if verdict is None:
         return False
     if flag:

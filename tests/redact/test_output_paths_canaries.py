@@ -57,9 +57,15 @@ def _forms(value: str) -> Iterator[str]:
     yield base64.urlsafe_b64encode(value.encode()).decode().rstrip("=")
 
 
+PIECE = 16  # no run this long of a planted value may show either: a secret is never cut and half shown
+PIECES = sorted({v[i : i + PIECE] for v in VALUES if len(v) >= 2 * PIECE for i in range(len(v) - PIECE + 1)})
+
+
 def _assert_clean(where: str, text: str) -> None:
     leaks = [(v, f) for v in VALUES for f in _forms(v) if f in text]
     assert not leaks, f"{where} leaks {len(leaks)} planted value(s), e.g. {leaks[0][1][:40]!r}"
+    halves = [p for p in PIECES if p in text]
+    assert not halves, f"{where} shows part of a planted value: {halves[0]!r}"
 
 
 @pytest.fixture(scope="module")

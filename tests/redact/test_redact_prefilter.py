@@ -20,6 +20,7 @@ from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
 from bot.redact.structure import KEY_WORDS, scan_line
 
 REDACTOR = Redactor()
+FALLBACK = Redactor(use_hyperscan=False)  # no prefilter precision: every line with a key word is checked
 pytestmark = pytest.mark.skipif(not REDACTOR.accelerated, reason="checks the Hyperscan patterns")
 MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -63,6 +64,25 @@ def test_every_key_the_structure_layer_masks_is_a_candidate(key: str, value: str
         ids = REDACTOR._pre.ids(line)
         assert ids is not None and G_STRUCT in ids, f"prefilter missed {line!r}"
         assert REDACTOR._pre.lines(line.encode()), f"no candidate line for {line!r}"
+
+
+_ENCODED = (
+    "{k}%3D{v}",
+    "%22{k}%22%3A%22{v}%22",
+    '{{\\"{k}\\": \\"{v}\\"}}',
+    "\x1b[1m{k}\x1b[0m={v}",
+    "{k}\x1b[0m: {v}",
+    "{k}\\u003d{v}",
+    "\x1b[1;32m{k}={v}",
+    "--\x1b[1m{k} {v}",
+)
+
+
+@MANY
+@given(key=keys(), value=_VALUES, shape=st.sampled_from(_SHAPES + _ENCODED), before=st.sampled_from(["", "q=", "x "]))
+def test_precise_prefilter_redacts_like_the_fallback(key: str, value: str, shape: str, before: str) -> None:
+    line = before + shape.format(k=key, v=value) + " rest"
+    assert REDACTOR.redact(line).text == FALLBACK.redact(line).text, line
 
 
 def test_rejected_last_words_are_rejected_by_classify() -> None:
