@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from bot.commands.common import EXIT_ERROR, CommandError
+from bot.commands.common import EXIT_ERROR, CommandError, say
 
 COMMANDS = ("diagnose", "check", "snapshot", "redact", "serve")
 
@@ -30,13 +30,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner = getattr(args, "run", None) or args.func
         status: int = runner(args)
     except CommandError as exc:
-        print(f"rlark-bot: {exc}", file=sys.stderr)
+        say(f"rlark-bot: {exc}")
         return exc.status
     except KeyboardInterrupt:
-        print("rlark-bot: interrupted", file=sys.stderr)
+        say("rlark-bot: interrupted")
         return 130
     except Exception as exc:  # the last line of defence: one line, never a traceback
-        print(f"rlark-bot: {type(exc).__name__}: {exc}", file=sys.stderr)
+        say(f"rlark-bot: {type(exc).__name__}: {exc}")
         return EXIT_ERROR
     return status
 

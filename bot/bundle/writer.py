@@ -23,6 +23,8 @@ from bot.bundle.errors import BundleError
 from bot.bundle.files import find_list_file
 from bot.bundle.reader import CLUSTER_SCOPED, NAMESPACED, SINGLE_CLUSTER, SnapshotIndex
 from bot.models import Evidence, KubeObject, LogExcerpt
+from bot.redact import SafeText, default_redactor
+from bot.sinks import write_file
 
 Scope = tuple[str, str, str]  # cluster, namespace ("" for cluster-scoped), file stem
 _FIELD_STEM = {field_name: stem for stem, (field_name, _) in {**CLUSTER_SCOPED, **NAMESPACED}.items()}
@@ -51,6 +53,10 @@ class _Redact:
 
     def text(self, value: str) -> str:
         return self._run(value)[0]
+
+    def final(self, document: str) -> SafeText:
+        """The file as written: its parts are redacted already, so this pass finds nothing new (idempotent)."""
+        return default_redactor().redact(document).text
 
     def _run(self, value: str) -> tuple[str, bool]:
         cached = self._cache.get(value)
@@ -144,10 +150,9 @@ class _Writer:
     def __init__(self, root: Path, redact: _Redact, report: WriteReport) -> None:
         self.root, self.redact, self.report = root, redact, report
 
-    def write_text(self, rel: Path, text: str) -> None:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    def put(self, rel: Path, text: str) -> None:
+        """Every string in `text` was redacted on its way in; the whole is checked once more as it leaves."""
+        write_file(self.root / rel, self.redact.final(text))
         self.report.files += 1
 
     def write_list(self, cluster: str, namespace: str, stem: str, items: list[dict[str, Any]]) -> None:
@@ -156,7 +161,7 @@ class _Writer:
             rel /= _safe_segment(namespace, "namespace")
         doc = {"kind": _LIST_KIND.get(stem, "List"), "apiVersion": "v1", "metadata": {},
                "items": self.redact.tree(items)}
-        self.write_text(rel / f"{stem}.json", json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        self.put(rel / f"{stem}.json", json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
     def write_logs(self, key: tuple[str, str, str, bool], excerpts: list[LogExcerpt]) -> None:
         cluster, namespace, pod, previous = key
@@ -169,7 +174,7 @@ class _Writer:
             parts.append(f"==== START logs for container {c} of pod {namespace}/{pod} ====\n{body}"
                          f"==== END logs for container {c} of pod {namespace}/{pod} ====\n")
         rel = Path(_safe_segment(cluster, "cluster"), _safe_segment(namespace, "namespace"), _safe_segment(pod, "pod"))
-        self.write_text(rel / ("previous-logs.txt" if previous else "logs.txt"), "".join(parts))
+        self.put(rel / ("previous-logs.txt" if previous else "logs.txt"), "".join(parts))
 
 
 def write_bundle(evidence: Evidence, out: Path, *, listed: Iterable[Scope] = (),
@@ -204,7 +209,7 @@ def write_bundle(evidence: Evidence, out: Path, *, listed: Iterable[Scope] = (),
             # Not read by the bundle reader today; kept so a ticket shows the snapshot is partial, and why.
             index["incomplete"] = True
             index["problems"] = [writer.redact.text(p) for p in evidence.problems]
-        writer.write_text(Path("snapshot.yaml"), yaml.safe_dump(
+        writer.put(Path("snapshot.yaml"), yaml.safe_dump(
             {k: v for k, v in index.items() if v is not None}, sort_keys=False, allow_unicode=True))
         if out.exists():
             out.rmdir()

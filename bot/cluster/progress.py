@@ -6,6 +6,8 @@ import sys
 import threading
 from typing import Protocol, TextIO
 
+from bot.sinks import stderr_stream
+
 
 class Progress(Protocol):
     def reading(self, what: str, *, requests: int, nbytes: int) -> None: ...
@@ -29,7 +31,7 @@ class RichProgress:
     def __init__(self, stream: TextIO | None = None) -> None:
         from rich.console import Console  # only interactive runs pay for importing rich
 
-        self._console = Console(file=stream or sys.stderr, stderr=stream is None)
+        self._console = Console(file=stream or stderr_stream())
         self._status = self._console.status("connecting...", spinner="dots")
         self._status.start()
         self._lock = threading.Lock()

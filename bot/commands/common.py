@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.bundle import BundleError, read_bundle
 from bot.models import Evidence, parse_time
+from bot.redact import SafeText, default_redactor
+from bot.sinks import write_stderr, write_stdout
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
 
@@ -41,9 +42,13 @@ def resolve_now(explicit: datetime | None, evidence: Evidence) -> datetime:
     return explicit or evidence.captured_at or datetime.now(UTC)
 
 
-def write_out(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+def write_out(text: SafeText) -> None:
+    write_stdout(text)
+
+
+def say(message: str) -> None:
+    """A one-line message on stderr; it may quote evidence (names, paths), so it is redacted too."""
+    write_stderr(default_redactor().redact(message.rstrip("\n") + "\n").text)
 
 
 def add_source_args(p: argparse.ArgumentParser) -> None:

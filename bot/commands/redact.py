@@ -7,7 +7,9 @@ import sys
 from collections import Counter
 from typing import Any, BinaryIO
 
+from bot.commands.common import say
 from bot.redact import default_redactor, redact_stream
+from bot.sinks import stdout_bytes
 
 
 def add_parser(subparsers: Any) -> None:
@@ -24,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     redactor = default_redactor()
-    out: BinaryIO = sys.stdout.buffer
+    out: BinaryIO = stdout_bytes()
     counts: Counter[str] = Counter()
     files: list[str] = list(getattr(args, "files", []) or [])
     try:
@@ -36,12 +38,12 @@ def run(args: argparse.Namespace) -> int:
                     counts.update(redact_stream(src, out, redactor))
             except OSError as exc:
                 out.flush()
-                print(f"rlark-bot redact: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+                say(f"rlark-bot redact: cannot read {name}: {exc.strerror or exc}")
                 return 1
     except BrokenPipeError:  # `rlark-bot redact log | head` is normal use
         return 0
     if getattr(args, "summary", False) or sys.stderr.isatty():
         total = sum(counts.values())
         kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
-        print(f"redacted {total} values" + (f" ({kinds})" if kinds else ""), file=sys.stderr)
+        say(f"redacted {total} values" + (f" ({kinds})" if kinds else ""))
     return 0

@@ -7,12 +7,19 @@ ticket). Either way, diagnosing the written bundle gives the same findings as di
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from bot.bundle import BundleError
 from bot.bundle.writer import Scope, listed_in_bundle, write_bundle
-from bot.commands.common import EXIT_NOT_FOUND, EXIT_OK, EXIT_USAGE, CommandError, add_source_args, load_snapshot
+from bot.commands.common import (
+    EXIT_NOT_FOUND,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    add_source_args,
+    load_snapshot,
+    say,
+)
 from bot.models import Evidence, Target
 from bot.settings import Settings
 
@@ -67,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         report = write_bundle(evidence, out, listed=listed)
     except (BundleError, OSError) as exc:
         raise CommandError(f"cannot write {out}: {exc}") from exc
-    print(f"rlark-bot: wrote {out} ({report.files} files, {report.redacted} redactions)", file=sys.stderr)
+    say(f"rlark-bot: wrote {out} ({report.files} files, {report.redacted} redactions)")
     for problem in evidence.problems:
-        print(f"rlark-bot: incomplete: {problem}", file=sys.stderr)
+        say(f"rlark-bot: incomplete: {problem}")
     return EXIT_OK

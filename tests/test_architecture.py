@@ -1,0 +1,91 @@
+"""Architecture rules that keep redaction from being bypassed.
+
+Only `bot.sinks` writes outward (stdout, stderr, files), and every sink takes `SafeText`, which only the
+redactor makes. Other modules may ask whether stderr is a terminal, nothing more.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import typing
+from pathlib import Path
+
+import pytest
+from mypy import api as mypy_api
+
+from bot import sinks
+from bot.redact import SafeText, default_redactor
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "bot"
+ALLOWED = {PACKAGE / "sinks.py"} | set((PACKAGE / "redact").rglob("*.py"))  # the redactor writes its own output
+WRITE_METHODS = {"write", "write_text", "write_bytes", "writelines"}
+
+
+def _violations(path: Path, root: Path = ROOT) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        where = f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Call):
+            fn = node.func
+            if isinstance(fn, ast.Name) and fn.id == "print":
+                found.append(f"{where}: print()")
+            if isinstance(fn, ast.Name) and fn.id == "open" and any(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) and set(a.value) & set("wax")
+                    for a in node.args[1:2]):
+                found.append(f"{where}: open() for writing")
+            if isinstance(fn, ast.Attribute) and fn.attr in WRITE_METHODS:
+                found.append(f"{where}: .{fn.attr}()")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and \
+                isinstance(node.value.value, ast.Name) and node.value.value.id == "sys" and \
+                node.value.attr in ("stdout", "stderr") and node.attr != "isatty":
+            found.append(f"{where}: sys.{node.value.attr}.{node.attr}")
+    return found
+
+
+def test_only_sinks_write_outward() -> None:
+    problems = [v for path in sorted(PACKAGE.rglob("*.py")) if path not in ALLOWED for v in _violations(path)]
+    assert problems == []
+
+
+def test_the_scanner_sees_a_bypass(tmp_path: Path) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("import sys\nprint('x')\nsys.stdout.write('y')\nopen('f', 'w')\nPath('p').write_text('z')\n")
+    lines = {int(v.split(":")[1]) for v in _violations(sneaky, tmp_path)}
+    assert lines == {2, 3, 4, 5}
+
+
+@pytest.mark.parametrize("name", ["write_stdout", "write_stderr", "write_file"])
+def test_every_sink_takes_safe_text(name: str) -> None:
+    fn = getattr(sinks, name)
+    hints = typing.get_type_hints(fn)
+    text_params = [p for p in inspect.signature(fn).parameters if p == "text"]
+    assert text_params == ["text"] and hints["text"] is SafeText
+
+
+def test_a_raw_str_is_refused_at_runtime(tmp_path: Path) -> None:
+    with pytest.raises(TypeError):
+        sinks.write_stdout("raw")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        sinks.write_file(tmp_path / "x", "raw")  # type: ignore[arg-type]
+    sinks.write_file(tmp_path / "ok", default_redactor().redact("fine").text)
+    assert (tmp_path / "ok").read_text(encoding="utf-8") == "fine"
+
+
+def test_mypy_rejects_a_raw_str_at_a_sink(tmp_path: Path) -> None:
+    snippet = tmp_path / "caller.py"
+    snippet.write_text(
+        "from pathlib import Path\n"
+        "from bot.redact import default_redactor\n"
+        "from bot.sinks import write_file, write_stderr, write_stdout\n"
+        "write_stdout(default_redactor().redact('ok').text)\n"
+        "write_stdout('token=abc')\n"
+        "write_stderr(str(default_redactor().redact('x').text) + 'y')\n"
+        "write_file(Path('f'), 'raw')\n", encoding="utf-8")
+    out, _, status = mypy_api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
+                                   "--python-version", "3.11", str(snippet)])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1
+    assert [int(line.split(":")[1]) for line in errors] == [5, 6, 7], out
