@@ -64,9 +64,17 @@ _KEY_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-
 _ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _WINDOW = 160  # a key longer than this is never vetoed (fail closed)
 _VALUE_WINDOW = 256  # a run reaching past this counts as long (fail closed)
-_RUN = re.compile(rb"[^ \t\r\n]*")
-_PCT_HEAD = re.compile(rb"[0-9A-Fa-f]{2}")  # the rest of a "%XX" escape
-_CSI_HEAD = re.compile(rb"[0-9]*[A-Za-z]")  # the rest of an ANSI "\x1b[1;32m" escape
+_RUN = re.compile(rb"[^ \t\n]*")  # a value may hold "\r" (tqdm redraws); a line ends at "\n"
+# SEP below, reversed: separator, blanks, then an optional closing quote (plain, escaped or URL-encoded)
+_SEP_REVERSED = re.compile(rb"(?:[:=]|[aAdD]3(?:52)*%|22(?:52)*%)(?:[ \t+]|02(?:52)*%)*(?:[\"']\\*|[27]2(?:52)*%)?")
+# byte before a key -> the rest of an escape sequence that may open the key's characters
+_CSI_TAIL = re.compile(rb"[0-9]*[A-Za-z]")  # ANSI "\x1b[1;32m"
+_ESCAPE_TAILS = {
+    ord("%"): re.compile(rb"(?:25)*[0-9A-Fa-f]{2}"),  # URL "%22", twice encoded "%2522"
+    ord("["): _CSI_TAIL,
+    ord(";"): _CSI_TAIL,
+    ord("\\"): re.compile(rb"u[0-9A-Fa-f]{4}|[nrtbf]"),  # JSON "\n", "\u0022"
+}
 _LOWER, _UPPER, _DIGIT = (
     frozenset(b"abcdefghijklmnopqrstuvwxyz"),
     frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
@@ -86,32 +94,34 @@ def secret_key_at(data: bytes, frm: int, to: int) -> bool:
     w = data[lo:to]
     if not w:
         return True
-    flag = w[-1] in b" \t"  # "--password x": whitespace separates a command-line flag from its value
+    flag = w[-1] in b" \t+" or w.endswith(b"%20")  # "--password x": a flag, then whitespace, then its value
     if flag:
-        e = len(w) - 1
+        e = len(w) - (3 if w.endswith(b"%20") else 1)
     else:
-        e = len(w) - (1 if w[-1] in b":=" else 3)  # ":" "=" or "%3a" "%3d" "%22"
-        e = len(w[:e].rstrip(b" \t"))
-        if e and w[e - 1] in b"\"'":
-            e = len(w[: e - 1].rstrip(b"\\"))
+        m = _SEP_REVERSED.match(w[::-1])  # the separator the pattern ended with, read backwards
+        e = len(w) - (m.end() if m is not None else 1)
     head = w[:e]
     s = len(head.rstrip(_KEY_CHARS))
     if s == 0 and lo > 0:
         return True  # the key may start before the window: do not guess
-    key = head[s:]
-    verdict = _key_verdict(key)
-    if verdict is not True and s > 0 and head[s - 1] in b"%[;":
-        # The key may start inside an escape that a decoded view removes (``%22pass%22%3A``,
-        # ``\x1b[1;32mpass=``): judge it also as that view will see it, and keep the stronger verdict.
-        inner = (_PCT_HEAD if head[s - 1] == 0x25 else _CSI_HEAD).match(key)
-        if inner is not None:
-            unescaped = _key_verdict(key[inner.end() :])
-            if unescaped is not None:
-                verdict, key = bool(verdict) or unescaped, key[inner.end() :]
-    if verdict is None:
-        return False
+    keys = [head[s:]]
+    # The key may start inside escapes that a decoded view removes (``%22pass%22%3A``, ``\x1b[1;32mpass=``,
+    # a JSON-escaped ``\nAuthorization:``, URL-encoded ANSI ``%1B%5B0mpass``): judge it also as that view sees it.
+    prev = head[s - 1] if s > 0 else -1
+    for _ in range(3):
+        escape = _ESCAPE_TAILS.get(prev)
+        inner = escape.match(keys[-1]) if escape is not None else None
+        if inner is None:
+            break
+        piece = keys[-1][: inner.end()]
+        prev = int(piece[-2:], 16) if prev == 0x25 else -1  # the character a URL escape stands for
+        keys.append(keys[-1][inner.end() :])
     if flag:
-        return key.startswith(b"-")
+        return any(k.startswith(b"-") and _key_verdict(k) is not None for k in keys)
+    verdicts = [v for v in map(_key_verdict, keys) if v is not None]
+    if not verdicts:
+        return False
+    verdict = any(verdicts)
     return verdict or _value_may_look_secret(data, to)
 
 
@@ -210,6 +220,8 @@ def _not_in(excluded: set[str], prefix: str = "") -> list[str]:
     return top
 
 
+# After a key: a closing quote, blanks, the separator (each may be escaped or URL-encoded).
+SEP = r"(?:\\*[\"']|%(?:25)*2[27])?(?:[ \t+]|%(?:25)*20)*(?:[:=]|%(?:25)*(?:3[adAD]|22))"
 _MAX_EXPR = 12000  # Hyperscan rejects longer expressions; one alternation scans much faster than many
 
 
@@ -285,13 +297,14 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     # Kubernetes env entry. Bare words ("tokens/s", "KeyError") in prose are not candidates.
     words = "|".join(KEY_WORDS)
     chars = r"[A-Za-z0-9_.\-]*"
-    sep = r"(?:\\*[\"'])?[ \t]*(?:[:=]|%3[adAD]|%22)"
+    sep = SEP
     # The pure-re fallback applies no veto and checks every line it finds in full: there the short
     # broad form is faster than the precise one.
     broad = rf"(?i:{words}){chars}{sep}"
-    broad_flag = rf"-{chars}(?i:{words}){chars}[ \t]"
+    broad_flag = rf"-{chars}(?i:{words}){chars}(?:[ \t+]|%20)"
     pats.extend(Pattern(tail + sep, G_STRUCT, fallback=broad) for tail in key_tails())
-    pats.extend(Pattern(tail + r"[ \t]", G_STRUCT, fallback=broad_flag) for tail in key_tails(flag=True))
+    # a flag's value follows whitespace, URL-encoded as "%20" or "+" inside a query string
+    pats.extend(Pattern(tail + r"(?:[ \t+]|%20)", G_STRUCT, fallback=broad_flag) for tail in key_tails(flag=True))
     pats.append(Pattern(rf"name\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?{chars}(?:{words})", G_NAME, caseless=True))
     for word in ("bearer", "hmac-sha", "mysql", "mariadb", "sshpass", "redis-cli"):
         pats.append(Pattern(_lit(word), G_CMD, caseless=True))
@@ -306,6 +319,10 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     # An escape sequence only hides something when it is glued inside a token or between a key and
     # its separator; colour around whole words leaves every other pattern visible.
     pats.append(Pattern(r"[A-Za-z0-9_\-]\x1b\[[0-9;]*[A-Za-z][A-Za-z0-9_\-=:]", G_ANSI))
+    pats.append(Pattern(r"[A-Za-z0-9_\-](?:\\u001[bB]|%1[bB])", G_ANSI))  # the same, JSON- or URL-encoded
+    pats.append(
+        Pattern(r"[A-Za-z0-9_\-][ \t]*\x1b\[[0-9;]*[A-Za-z][ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
+    )  # key, colour, sep
     pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
     b64: set[str] = set()
     for word in (

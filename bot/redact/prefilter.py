@@ -139,9 +139,11 @@ class Prefilter:
         hits: set[int] = set()
         filters = self._filters
         data = text.encode("utf-8", "surrogatepass")
+        # A decoded view is judged as one line: its line breaks ("%0A", "\\n") may sit inside a value.
+        seen = data.replace(b"\n", b"\x01") if b"\n" in data else data
 
         def on_match(group: int, frm: int, to: int, _flags: int, _ctx: object) -> None:
-            if group not in hits and (group not in filters or filters[group](data, frm, to)):
+            if group not in hits and (group not in filters or filters[group](seen, frm, to)):
                 hits.add(group)
             return None
 

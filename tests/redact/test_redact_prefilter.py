@@ -8,7 +8,9 @@ every case style and separator, so a drift between the two shows up as a failing
 
 from __future__ import annotations
 
+import json
 import string
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -110,3 +112,26 @@ def test_rejected_last_words_are_rejected_by_classify() -> None:
 )
 def test_ordinary_key_shapes_are_not_candidates(line: str) -> None:
     assert REDACTOR._pre.lines(line.encode()) == []
+
+
+_PIECES = st.sampled_from(
+    [
+        *("name: ", "value: ", "- name: DB_PASSWORD", "\n", "  value: s3cr3tPa55word", '\\"', "\x1b[0m"),
+        *("\x1b[1;31m", " ", "=", ":", '"', "'", "-", "--", "Bearer ", "Authorization: ", "https://", "user:"),
+        *("@", "?sig=", "&token=", "X-Amz-Signature=", "Abc123XyzQ9kLmN", "train/loss", "ghp_" + "a" * 36, "\\n"),
+        *("\\u0022", "mysql -p", "--password ", "token", "key", "KEY", "secret", "pass", "auth", "sk", "ak"),
+        *("session", "cookie", "sig", "cred", "pwd", "_", ".", "x", "pad", "id", "name", "{", "}", ",", "export "),
+    ]
+)
+
+
+@MANY
+@given(parts=st.lists(_PIECES, max_size=14), encoding=st.sampled_from(["raw", "url", "json"]))
+def test_precise_prefilter_agrees_with_the_fallback_on_mixed_text(parts: list[str], encoding: str) -> None:
+    """One layer of URL or JSON encoding over shuffled key, header, URL and escape fragments."""
+    line = "".join(parts)
+    if encoding == "url":
+        line = "q=" + quote(line, safe="")
+    elif encoding == "json":
+        line = json.dumps({"log": line})
+    assert REDACTOR.redact(line).text == FALLBACK.redact(line).text, line
