@@ -82,8 +82,12 @@ Notes, honestly:
 - Load average {load_end:.1f} at the end of the run. Throughput is noisy on this shared 2-CPU machine
   (other sessions run builds and tests): the figures above are the best of the runs, not a guarantee
   under load. The ratio to detect-secrets and to the ported gitleaks rules holds in every run.
-  A spot check with two CPU-bound processes competing for the 2 CPUs (load about 3) measured the
-  redactor at 115 MB/s and `scan()` on the clean lines at 280 MB/s.
+  Spot checks with two extra CPU-bound processes competing for the 2 CPUs (load 3-4, other sessions
+  running too) measured the redactor at 70-115 MB/s and `scan()` on the clean lines at 130-280 MB/s;
+  under such contention `scan()` can fall below the 150 MB/s goal, never near the 40 MB/s budget.
+- Before the prefilter rework (commit c94d61e) the same benchmark measured 31-55 MB/s for the
+  redactor and 40-80 MB/s for `scan()` on clean lines; the Hyperscan pass alone ran at ~200 MB/s
+  (start-of-match tracking on the unbounded key patterns) and 4% of clean lines became candidates.
 - Where the time goes now: the Hyperscan pass (about 400-600 MB/s with its callbacks), encoding the
   text to UTF-8 once, building the output string, and the full layered checks on the few candidate
   lines. Clean lines rarely become candidates: the key patterns leave out keys whose last word
@@ -96,7 +100,7 @@ Notes, honestly:
   every occurrence of each reported value is masked, and so is the body of each private key it flags.
   The ported gitleaks rules mask their secret group.
 - Without Hyperscan (pure `re` fallback, `Redactor(use_hyperscan=False)`) the redactor is much
-  slower (about 1.6 MB/s); Hyperscan is a declared dependency.
+  slower (about 1.5 MB/s, as before this round); Hyperscan is a declared dependency.
 """
 
 REPEATS = 3  # best of N for every tool: the machine is shared, the minimum is the least disturbed run
