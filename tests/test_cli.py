@@ -101,3 +101,10 @@ def test_check_honours_now_and_keys_are_stable(capsys: pytest.CaptureFixture[str
     created = alerts[0]["since"]
     _, early, _ = run(capsys, "check", "--snapshot", bundle, "--format", "json", "--now", created)
     assert json.loads(early)["alerts"] == []
+
+
+def test_bad_setting_is_one_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RLARK_BOT_THRESHOLDS__PENDING_SECONDS", "soon")
+    status, out, err = run(capsys, "diagnose", RUNNER, "--snapshot", str(EXAMPLE))
+    assert status == 2 and out == ""
+    assert err.startswith("rlark-bot: bad setting RLARK_BOT_THRESHOLDS__PENDING_SECONDS:") and err.count("\n") == 1

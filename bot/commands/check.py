@@ -6,9 +6,16 @@ import argparse
 import sys
 
 from bot.checks import run_checks
-from bot.commands.common import EXIT_OK, CommandError, load_snapshot, parse_now, resolve_now, write_out
+from bot.commands.common import (
+    EXIT_OK,
+    CommandError,
+    load_settings,
+    load_snapshot,
+    parse_now,
+    resolve_now,
+    write_out,
+)
 from bot.render import render_checks
-from bot.settings import Settings
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     now = parse_now(args.now)
-    settings = Settings()
+    settings = load_settings()
     if args.snapshot:
         evidence = load_snapshot(args.snapshot)
     else:

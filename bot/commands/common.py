@@ -6,9 +6,12 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from bot.bundle import BundleError, read_bundle
 from bot.models import Evidence, parse_time
 from bot.redact import SafeText, default_redactor
+from bot.settings import Settings
 from bot.sinks import write_stderr, write_stdout
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
@@ -20,6 +23,16 @@ class CommandError(Exception):
     def __init__(self, message: str, status: int = EXIT_ERROR) -> None:
         super().__init__(message)
         self.status = status
+
+
+def load_settings() -> Settings:
+    """Settings from the environment, checked once at start; a bad value is one line naming the variable."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = "__".join(str(p) for p in err["loc"]).upper()
+        raise CommandError(f"bad setting RLARK_BOT_{where}: {err['msg']}", EXIT_USAGE) from exc
 
 
 def parse_now(text: str | None) -> datetime | None:

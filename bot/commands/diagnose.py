@@ -11,6 +11,7 @@ from bot.commands.common import (
     EXIT_USAGE,
     CommandError,
     add_source_args,
+    load_settings,
     load_snapshot,
     parse_now,
     resolve_now,
@@ -60,7 +61,7 @@ def gather(args: argparse.Namespace, target: Target, settings: Settings) -> Evid
 def run(args: argparse.Namespace) -> int:
     target = parse_target(args.target, args.namespace)
     now = parse_now(args.now)
-    settings = Settings()
+    settings = load_settings()
     try:
         runbook = load_runbook(known_signals=SIGNALS)
     except RunbookError as exc:

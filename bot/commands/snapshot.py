@@ -17,11 +17,11 @@ from bot.commands.common import (
     EXIT_USAGE,
     CommandError,
     add_source_args,
+    load_settings,
     load_snapshot,
     say,
 )
 from bot.models import Evidence, Target
-from bot.settings import Settings
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +52,7 @@ def _from_live(args: argparse.Namespace, target: Target) -> tuple[Evidence, set[
 
     try:
         collected = collect(target, kubeconfig=args.kubeconfig, context=args.context,
-                            namespace=args.namespace or None, settings=Settings(),
+                            namespace=args.namespace or None, settings=load_settings(),
                             progress=for_terminal(enabled=True))
     except TargetNotFound as exc:
         raise CommandError(f"{target} not found in {exc.where}", EXIT_NOT_FOUND) from exc
