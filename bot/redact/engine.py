@@ -12,7 +12,7 @@ import base64
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
@@ -28,6 +28,7 @@ from bot.redact.safetext import SafeText, join, mint
 from bot.redact.spans import PRIO_STRUCT, PRIO_TOKEN, Span, apply, merge
 
 MAX_DEPTH = 3
+CHUNK = 1 << 20  # characters prefiltered at a time
 MAX_PEM = 64 * 1024  # larger than any private key; bounds how far a BEGIN looks for its END
 LOOKAHEAD_LINES = 3  # a Kubernetes env "name:" line's "value:" follows within this many lines
 MAX_BLOCK_LINES = 2000
@@ -102,9 +103,25 @@ class Redactor:
 
     # -- detection ------------------------------------------------------------------------------
 
+    def _candidates(self, text: str) -> Iterator[tuple[int, int, frozenset[int] | None]]:
+        """Candidate lines as str offsets. The text is prefiltered in pieces cut at line ends: a piece
+        is encoded once, and byte offsets are mapped back (a decode) only in pieces that have
+        candidates and are not ASCII, which in clean logs is almost none."""
+        pos = 0
+        n = len(text)
+        step = n if text.isascii() else CHUNK  # ASCII maps bytes to characters one to one: no pieces
+        while pos < n:
+            cut = text.rfind("\n", pos, pos + step) + 1 if pos + step < n else n
+            if cut <= pos:  # one line longer than a piece: take it whole
+                cut = text.find("\n", pos + step) + 1 or n
+            piece = text[pos:cut] if pos or cut < n else text
+            data = piece.encode("utf-8", "surrogatepass")
+            to_char = _offsets(piece, data)
+            for bstart, bend, ids in self._pre.lines(data):
+                yield pos + to_char(bstart), pos + to_char(bend), ids
+            pos = cut
+
     def _find(self, text: str, *, final: bool, pem_open: bool) -> _Find:
-        data = text.encode("utf-8", "surrogatepass")
-        to_char = _offsets(text, data)
         spans: list[Span] = []
         safe_end = len(text)
         covered = 0  # lines before this offset were consumed by a multi-line block
@@ -113,8 +130,7 @@ class Redactor:
             tail = self._pem_tail(text, 0, spans)
             covered = len(text) if tail is None else tail
             open_at_end = tail is None
-        for bstart, bend, ids in self._pre.lines(data):
-            start, end = to_char(bstart), to_char(bend)
+        for start, end, ids in self._candidates(text):
             if end < covered:
                 continue
             line = text[start:end]

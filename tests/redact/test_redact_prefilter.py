@@ -135,3 +135,20 @@ def test_precise_prefilter_agrees_with_the_fallback_on_mixed_text(parts: list[st
     elif encoding == "json":
         line = json.dumps({"log": line})
     assert REDACTOR.redact(line).text == FALLBACK.redact(line).text, line
+
+
+def test_pieces_map_offsets_back_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prefilter works on pieces of the text cut at line ends; masks land where they would in one piece."""
+    lines = []
+    for i in range(400):
+        lines.append(f"训练步数 {i} █ loss=0.{i:03d}" if i % 3 else f"step {i} ok")
+        if i % 7 == 0:
+            lines.append(f"  export GITHUB_TOKEN=ghp_{'aB3' * 12}  # 密钥 {i}")
+        if i % 11 == 0:
+            lines.append(f'{{"msg": "é", "password": "Pw{i:04d}xyzzy"}}')
+    text = "\n".join(lines)
+    whole = REDACTOR.redact(text).text
+    monkeypatch.setattr("bot.redact.engine.CHUNK", 97)
+    assert REDACTOR.redact(text).text == whole
+    assert whole == "\n".join(REDACTOR.redact(line).text for line in lines)
+    assert "ghp_" + "aB3" * 12 not in whole and "xyzzy" not in whole
