@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.redact import RedactionSettings
+
 
 class Thresholds(BaseModel):
     """Ages and periods the signals and checks compare against `now`."""
@@ -39,6 +41,14 @@ class Settings(BaseSettings):
     cluster_contexts: dict[str, str] = Field(default_factory=dict, description="agent id -> kubeconfig context")
     thresholds: Thresholds = Field(default_factory=Thresholds)
     collection: CollectionBudget = Field(default_factory=CollectionBudget)
+    redaction: RedactionSettings = Field(default_factory=RedactionSettings)
     slack_bot_token: SecretStr | None = None
     slack_signing_secret: SecretStr | None = None
     redis_url: str | None = None
+
+    def redaction_with_own_secrets(self) -> RedactionSettings:
+        """The configured redaction plus the bot's own tokens: they must never appear in what it prints."""
+        own = [s for s in (self.slack_bot_token, self.slack_signing_secret) if s is not None]
+        extra = self.redaction
+        return RedactionSettings(extra_patterns=extra.extra_patterns, allowlist=extra.allowlist,
+                                 known_secrets=[*extra.known_secrets, *own])

@@ -37,11 +37,22 @@ def write_file(path: Path, text: SafeText) -> None:
 
 
 class _RedactingStderr(io.TextIOBase):
-    """A text stream for libraries that want one (rich's live status): every write is redacted first."""
+    """A text stream for libraries that want one (rich's live status). Writes are held until the writer
+    flushes (rich does after every refresh) and redacted as one piece, so a value split over two writes is
+    still seen whole."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pending: list[str] = []
 
     def write(self, s: str) -> int:
-        write_stderr(default_redactor().redact(s).text)
+        self._pending.append(s)
         return len(s)
+
+    def flush(self) -> None:
+        if self._pending:
+            text, self._pending = "".join(self._pending), []
+            write_stderr(default_redactor().redact(text).text)
 
     def isatty(self) -> bool:
         return sys.stderr.isatty()

@@ -89,3 +89,13 @@ def test_mypy_rejects_a_raw_str_at_a_sink(tmp_path: Path) -> None:
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1
     assert [int(line.split(":")[1]) for line in errors] == [5, 6, 7], out
+
+
+def test_library_stream_redacts_what_it_is_given_across_writes(capsys: pytest.CaptureFixture[str]) -> None:
+    stream = sinks.stderr_stream()
+    stream.write("reading pods with token ghp_")
+    stream.write("abcdefghijklmnopqrstuvwxyz0123456789\n")
+    assert capsys.readouterr().err == ""  # nothing leaves before the writer flushes
+    stream.flush()
+    err = capsys.readouterr().err
+    assert "abcdefghijklmnopqrstuvwxyz0123456789" not in err and "[REDACTED:" in err

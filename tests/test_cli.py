@@ -108,3 +108,18 @@ def test_bad_setting_is_one_line(capsys: pytest.CaptureFixture[str], monkeypatch
     status, out, err = run(capsys, "diagnose", RUNNER, "--snapshot", str(EXAMPLE))
     assert status == 2 and out == ""
     assert err.startswith("rlark-bot: bad setting RLARK_BOT_THRESHOLDS__PENDING_SECONDS:") and err.count("\n") == 1
+
+
+def test_redaction_settings_apply_to_every_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "build.log"
+    log.write_text("ticket ACME-123456 opened\nbot token xoxb-not-really-but-configured-1234 seen\n", encoding="utf-8")
+    monkeypatch.setenv("RLARK_BOT_REDACTION__EXTRA_PATTERNS", '["ACME-[0-9]{6}"]')
+    monkeypatch.setenv("RLARK_BOT_SLACK_BOT_TOKEN", "not-really-but-configured-1234")
+    status, out, _ = run(capsys, "redact", str(log))
+    assert status == 0
+    assert "ACME-123456" not in out and "not-really-but-configured-1234" not in out
+    assert "ticket" in out and "opened" in out
+    monkeypatch.setenv("RLARK_BOT_REDACTION__EXTRA_PATTERNS", '["ACME-[0-9"]')
+    status, out, err = run(capsys, "redact", str(log))
+    assert status == 2 and out == "" and "RLARK_BOT_REDACTION__EXTRA_PATTERNS" in err and err.count("\n") == 1

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from bot.bundle import BundleError, read_bundle
 from bot.models import Evidence, parse_time
-from bot.redact import SafeText, default_redactor
+from bot.redact import SafeText, configure_default, default_redactor
 from bot.settings import Settings
 from bot.sinks import write_stderr, write_stdout
 
@@ -28,11 +28,13 @@ class CommandError(Exception):
 def load_settings() -> Settings:
     """Settings from the environment, checked once at start; a bad value is one line naming the variable."""
     try:
-        return Settings()
+        settings = Settings()
+        configure_default(settings.redaction_with_own_secrets())
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = "__".join(str(p) for p in err["loc"]).upper()
+        where = "__".join(str(p) for p in err["loc"] if not isinstance(p, int)).upper()
         raise CommandError(f"bad setting RLARK_BOT_{where}: {err['msg']}", EXIT_USAGE) from exc
+    return settings
 
 
 def parse_now(text: str | None) -> datetime | None:

@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from typing import Any, BinaryIO
 
-from bot.commands.common import say
+from bot.commands.common import load_settings, say
 from bot.redact import default_redactor, redact_stream
 from bot.sinks import stdout_bytes
 
@@ -25,6 +25,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    load_settings()  # extra patterns, allowlist and the bot's own secrets apply here too
     redactor = default_redactor()
     out: BinaryIO = stdout_bytes()
     counts: Counter[str] = Counter()

@@ -4,7 +4,7 @@ Pure: stdlib, pydantic and (optionally) hyperscan; nothing here knows about Kube
 """
 
 from bot.redact.config import RedactionSettings
-from bot.redact.engine import Redactor, default_redactor
+from bot.redact.engine import Redactor, configure_default, default_redactor, install_default
 from bot.redact.results import Detection, Redacted
 from bot.redact.safetext import SafeText
 from bot.redact.stream import redact_stream
@@ -15,6 +15,8 @@ __all__ = [
     "RedactionSettings",
     "Redactor",
     "SafeText",
+    "configure_default",
     "default_redactor",
+    "install_default",
     "redact_stream",
 ]

@@ -41,7 +41,8 @@ def _scrub(value: Any, redactor: Redactor) -> Any:
 
 
 def redaction_counts(text: str) -> Counter[str]:
-    """How many values the shown text has masked, by kind (masked upstream or here, counted once)."""
+    """How many values the shown text has masked, by kind (masked upstream or here, counted once). Values
+    the report points at without quoting them at all (credentials found in the evidence) are added apart."""
     return Counter(_MARK.findall(text))
 
 
@@ -58,13 +59,14 @@ def render_diagnosis(diag: Diagnosis, fmt: str, lang: str = "en", redactor: Reda
     report = build_report(diag, lang)
     if fmt == "json":
         doc = _scrub(contract_json(report), redactor)
-        doc["redactions"] = sum(redaction_counts(json.dumps(doc, ensure_ascii=False)).values())
+        shown = redaction_counts(json.dumps(doc, ensure_ascii=False))
+        doc["redactions"] = sum((shown + report["withheld"]).values())
         return redactor.redact(json.dumps(doc, ensure_ascii=False, indent=2) + "\n").text
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
     body = _env().get_template(f"{fmt}.j2").render(r=report)
     safe = redactor.redact(body).text
-    footer = redactor.redact(_summary(redaction_counts(safe), lang) + "\n").text
+    footer = redactor.redact(_summary(redaction_counts(safe) + report["withheld"], lang) + "\n").text
     return redactor.safe_join([safe, footer])
 
 

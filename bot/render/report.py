@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from bot.diagnose.result import Diagnosis, Finding
@@ -60,6 +61,7 @@ def build_report(diag: Diagnosis, lang: str) -> dict[str, Any]:
         "first_error": None if fe is None else {"source": fe.source, "line": fe.line, "text": fe.text,
                                                 "context": list(fe.context)},
         "facts": diag.facts,
+        "withheld": Counter(e.withheld for f in diag.findings for e in f.evidence if e.withheld),
     }
 
 

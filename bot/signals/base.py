@@ -34,6 +34,7 @@ class EvidenceItem:
     source: str
     text: str
     context: tuple[str, ...] = ()
+    withheld: str = ""  # the kind of a credential this item points at without showing it
 
 
 @dataclass

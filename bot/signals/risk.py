@@ -33,7 +33,7 @@ def credentials(sc: SignalContext) -> list[Hit]:
     for ctx in sc.scope.pods:
         for view in ctx.logs:
             found = [(d.line, d.kind) for d in view.detections] + list(_masks(view.text))
-            items += [EvidenceItem(view.excerpt.source.ref(), f"line {line}: a {kind} value (withheld)")
+            items += [EvidenceItem(view.excerpt.source.ref(), f"line {line}: a {kind} value (withheld)", withheld=kind)
                       for line, kind in found]
         if ctx.pod is not None:
             for c in ctx.pod.spec.containers + ctx.pod.spec.init_containers:
@@ -41,13 +41,15 @@ def credentials(sc: SignalContext) -> list[Hit]:
                     value = env.get("value")
                     if isinstance(value, str) and _found(f"{env.get('name', '')}={value}"):
                         items.append(EvidenceItem(f"{ctx.key}:{c.name}",
-                                                  f"env {env.get('name')}: a credential in plain text (withheld)"))
+                                                  f"env {env.get('name')}: a credential in plain text (withheld)",
+                                                  withheld="env-value"))
     job = sc.scope.job
     if job is not None:
         for task in job.spec.tasks:
             for field_name, script in (("prepareScript", task.prepare_script), ("runScript", task.run_script)):
                 items += [EvidenceItem(f"{job.ref()}:spec.tasks[{task.name}].{field_name}",
-                                       f"line {line}: a {kind} value (withheld)") for line, kind in _found(script)]
+                                       f"line {line}: a {kind} value (withheld)", withheld=kind)
+                      for line, kind in _found(script)]
     if not items:
         return []
     unique = list(dict.fromkeys(items))
