@@ -11,7 +11,7 @@ from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.diagnose.scope import PodCtx, Scope, scope_evidence
 from bot.models import Evidence, Target, TargetKind
-from bot.runbook.schema import STAGES, Case, Runbook
+from bot.runbook.schema import Case, Runbook
 from bot.settings import Thresholds
 from bot.signals.base import EvidenceItem, Hit, SignalContext
 from bot.signals.registry import REGISTRY
@@ -54,6 +54,11 @@ def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
 
 def _finding(case: Case, hits: list[Hit]) -> Finding:
     static = INDEX[case.fails_at]
+
+    def stage_of(h: Hit) -> int:
+        # A hit's own position refines the case's stage, never earlier than where the case can fail.
+        return max(static, h.stage if h.stage is not None else static)
+
     # One hit per pod (the first trigger that fired there), head and earliest stage first.
     per_pod: dict[str, Hit] = {}
     loose: list[Hit] = []
@@ -62,13 +67,13 @@ def _finding(case: Case, hits: list[Hit]) -> Finding:
             loose.append(h)
         else:
             per_pod.setdefault(h.pod, h)
-    ordered = loose + sorted(per_pod.values(), key=lambda h: max(static, h.stage or static))
+    ordered = loose + sorted(per_pod.values(), key=stage_of)
     evidence = []
     for h in ordered:
         for item in h.evidence:
             if item not in evidence:
                 evidence.append(item)
-    stage = min(max(static, h.stage if h.stage is not None else static) for h in ordered)
+    stage = min(stage_of(h) for h in ordered)
     when = min((h.when for h in ordered if h.when is not None), default=None)
     if len(evidence) > MAX_EVIDENCE:
         extra = len(evidence) - MAX_EVIDENCE
@@ -140,6 +145,3 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
         diag.target_namespace, diag.target_cluster = scope.runners[0].namespace, scope.runners[0].cluster
     return diag
 
-
-def stage_name(index: int) -> str:
-    return STAGES[index]
