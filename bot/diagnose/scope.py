@@ -7,6 +7,7 @@ either way, so the engine never needs to know where the evidence came from.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from dataclasses import dataclass, field
 
 from bot.models import (
@@ -102,6 +103,10 @@ def _task_events(task: Task) -> list[Event]:
     return out
 
 
+def _event_time(e: Event) -> tuple[bool, datetime | None]:
+    return e.when is None, e.when
+
+
 class _Index:
     """Lookups over the whole evidence, built once per scoping."""
 
@@ -124,7 +129,7 @@ class _Index:
         ctx.logs = self.logs.get((ctx.cluster, ctx.namespace, ctx.name), [])
         if ctx.pod is not None:
             self._fill_pod(ctx)
-        ctx.events.sort(key=lambda e: (e.when is None, e.when))
+        ctx.events.sort(key=_event_time)
 
     def _fill_pod(self, ctx: PodCtx) -> None:
         assert ctx.pod is not None
@@ -196,6 +201,7 @@ def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
             owner = next((c for c in scope.pods if c.name == e.involved_object.name), None)
             if owner is not None:
                 owner.events.append(e)
+                owner.events.sort(key=_event_time)
             else:
                 scope.events.append(e)
     names = set(task_by_name)
