@@ -7,8 +7,8 @@ either way, so the engine never needs to know where the evidence came from.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.models import (
     EphemeralRunner,
