@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.redact import RedactionSettings
+from bot.redact.config import MIN_KNOWN_SECRET
 
 
 class Thresholds(BaseModel):
@@ -31,6 +32,8 @@ class CollectionBudget(BaseModel):
     max_log_pods: int = Field(default=16, ge=1)
     max_log_requests: int = Field(default=16, ge=1, description="container log reads per collection")
     retries: int = Field(default=3, ge=0)
+    gateway_max_bytes: int = Field(default=64 << 20, ge=1 << 20,
+                                   description="largest RLark gateway job-logs answer read (it holds every pod's tail)")
 
 
 class Settings(BaseSettings):
@@ -45,10 +48,33 @@ class Settings(BaseSettings):
     slack_bot_token: SecretStr | None = None
     slack_signing_secret: SecretStr | None = None
     redis_url: str | None = None
+    # The RLark gateway serves the `main` log tail of a job's pods through the control plane: the fallback for a
+    # member cluster the bot has no context for (or cannot reach). The gateway itself checks no credentials; the
+    # token is for whatever fronts it (an ingress or auth proxy) and is sent as `Authorization: Bearer`.
+    gateway_url: str | None = Field(default=None, description="RLark gateway base URL, e.g. https://rlark.example")
+    gateway_token: SecretStr | None = None
+
+    @field_validator("gateway_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")) or len(value.split("://", 1)[1]) == 0:
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    @field_validator("gateway_token")
+    @classmethod
+    def _redactable(cls, value: SecretStr | None) -> SecretStr | None:
+        # Checked here so a short token is reported under its own variable, not as a redaction setting.
+        if value is not None and len(value.get_secret_value()) < MIN_KNOWN_SECRET:
+            raise ValueError(f"shorter than {MIN_KNOWN_SECRET} characters")
+        return value
 
     def redaction_with_own_secrets(self) -> RedactionSettings:
         """The configured redaction plus the bot's own tokens: they must never appear in what it prints."""
-        own = [s for s in (self.slack_bot_token, self.slack_signing_secret) if s is not None]
+        own = [s for s in (self.slack_bot_token, self.slack_signing_secret, self.gateway_token) if s is not None]
         extra = self.redaction
         return RedactionSettings(extra_patterns=extra.extra_patterns, allowlist=extra.allowlist,
                                  known_secrets=[*extra.known_secrets, *own])

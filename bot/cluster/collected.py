@@ -37,6 +37,7 @@ class Collected:
         self.not_collected: list[str] = []
         self._objects: dict[tuple[str, str], dict[tuple[str, str], Obj]] = {}
         self._problem_keys: set[str] = set()
+        self._problem_at: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def add_cluster(self, name: str) -> None:
@@ -70,7 +71,17 @@ class Collected:
             k = key or text
             if k not in self._problem_keys:
                 self._problem_keys.add(k)
+                self._problem_at[k] = len(self.problems)
                 self.problems.append(text)
+
+    def amend(self, key: str, addition: str) -> bool:
+        """Extend the problem line filed under `key` (a later read changed what it means); False if none."""
+        with self._lock:
+            at = self._problem_at.get(key)
+            if at is None:
+                return False
+            self.problems[at] += addition
+            return True
 
     def missing(self, display: str) -> None:
         with self._lock:

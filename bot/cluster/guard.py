@@ -2,6 +2,10 @@
 
 Whatever code runs above it (ours, a future contributor's, a generated API class), a write verb or a read of
 Secrets (or of anything not in `resources.ALL`) fails here before a byte leaves the process.
+
+The RLark gateway is the one non-Kubernetes endpoint the bot talks to. RBAC does not bound it (it acts with the
+control plane's admin certificate, and most of its routes create, patch, delete or open terminals), so its
+guard is narrower still: GET of exactly one path, a job's log tails.
 """
 
 from __future__ import annotations
@@ -72,3 +76,33 @@ def install(api_client: Any) -> None:
     """Replace the ApiClient's REST client with the guarded one (idempotent)."""
     if not isinstance(api_client.rest_client, ReadOnlyRESTClient):
         api_client.rest_client = ReadOnlyRESTClient(api_client.rest_client, api_client.configuration.host)
+
+
+# The gateway's `GET /api/v1/rlinf.io/v1alpha1/jobs/<job>/logs`; nothing else on it may be requested.
+GATEWAY_JOB_LOGS = re.compile(r"^/api/v1/rlinf\.io/v1alpha1/jobs/[^/]+/logs$")
+
+
+def check_gateway(method: str, url: str, base: str) -> None:
+    """Raise ReadOnlyViolation unless this is a GET of a job's logs on the gateway at `base` (no query either)."""
+    if method.upper() != "GET":
+        raise ReadOnlyViolation(f"refused {method.upper()} {url}: the bot is read-only")
+    got, want = urlsplit(url), urlsplit(base)
+    prefix = want.path.rstrip("/")
+    path = got.path[len(prefix):] if got.path.startswith(prefix) else ""
+    if (got.scheme, got.netloc) != (want.scheme, want.netloc) or got.query or not GATEWAY_JOB_LOGS.match(path):
+        raise ReadOnlyViolation(f"refused GET {url}: the only gateway read allowed is a job's logs")
+
+
+class ReadOnlyGatewayPool:
+    """Wraps the urllib3 pool that talks to the gateway; `get` of the one allowed path is all it offers."""
+
+    def __init__(self, pool: Any, base: str) -> None:
+        self._pool = pool
+        self._base = base
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        check_gateway("GET", url, self._base)
+        return self._pool.request("GET", url, **kwargs)
+
+    def close(self) -> None:
+        self._pool.clear()

@@ -14,6 +14,7 @@ from bot.cluster import resources as R
 from bot.cluster.adapter import ClusterAdapter
 from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
 from bot.cluster.logpick import RLARK_MAIN, pick
+from bot.cluster.plan_gateway import fallback_logs
 from bot.cluster.reads import fetch_logs, list_into, node_events
 from bot.cluster.session import Session
 from bot.models import Target, parse_time
@@ -80,6 +81,15 @@ def collect_job(session: Session, target: Target, *, context: str, cluster: str,
     picks = pick(member_pods, heads=heads, max_requests=session.budget.max_log_requests,
                  max_pods=session.budget.max_log_pods, prefer=RLARK_MAIN)
     fetch_logs(session, members, picks)
+    # Clusters not read (no context, or found unreachable on the way): the gateway's log tails, when configured.
+    blind = {a: _not_read_key(a) for a in agents if a not in members}
+    blind.update({a: f"down:{a}" for a, adapter in members.items() if adapter.down})
+    fallback_logs(session, job=target.name, blind=blind, tasks=tasks, heads=heads)
+
+
+def _not_read_key(agent: str) -> str:
+    """The key of the problem line for a member cluster with no usable context (the gateway amends it)."""
+    return f"member:{agent}"
 
 
 def _head_tasks(tasks: list[Obj]) -> list[tuple[str, str]]:
@@ -100,13 +110,14 @@ def _member(session: Session, agent: str) -> ClusterAdapter | None:
     context = member_context(session, agent)
     if not session.has_context(context):
         acc.problem(f"{agent}: no kubeconfig context {context!r} for this member cluster: its pods, events and "
-                    "logs were not read; the answer rests on the control plane's Pod mirrors and Task status")
+                    "logs were not read; the answer rests on the control plane's Pod mirrors and Task status",
+                    key=_not_read_key(agent))
         acc.missing(f"{agent}/ (cluster directory)")
         return None
     try:
         return session.adapter(context, agent)
     except CollectionError as exc:
-        acc.problem(f"{agent}: {exc}; its pods, events and logs were not read")
+        acc.problem(f"{agent}: {exc}; its pods, events and logs were not read", key=_not_read_key(agent))
         acc.missing(f"{agent}/ (cluster directory)")
         return None
 

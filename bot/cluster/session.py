@@ -11,6 +11,7 @@ from bot.cluster.adapter import ClusterAdapter
 from bot.cluster.budget import Deadline, Stats
 from bot.cluster.collected import Collected
 from bot.cluster.errors import CollectionError, ReadFailed
+from bot.cluster.gateway import GatewayClient
 from bot.cluster.kubeconfig import KubeSource, new_api_client
 from bot.cluster.progress import Progress
 from bot.settings import Settings
@@ -32,6 +33,7 @@ class Session:
         self._limiter = threading.Semaphore(self.budget.max_concurrency)
         self._pool = ThreadPoolExecutor(max_workers=self.budget.max_concurrency, thread_name_prefix="collect")
         self._adapters: dict[str, ClusterAdapter] = {}
+        self._gateway: GatewayClient | None = None
 
     def __enter__(self) -> Session:
         return self
@@ -44,6 +46,9 @@ class Session:
         for adapter in self._adapters.values():
             adapter.close()
         self._adapters.clear()
+        if self._gateway is not None:
+            self._gateway.close()
+            self._gateway = None
 
     def adapter(self, context: str, cluster: str) -> ClusterAdapter:
         """The adapter for `context`, created once; raises CollectionError when the context cannot be loaded."""
@@ -53,6 +58,18 @@ class Session:
                 cluster, api, budget=self.budget, deadline=self.deadline, stats=self.stats, limiter=self._limiter,
                 on_request=self._on_request)
         return self._adapters[context]
+
+    def gateway(self) -> GatewayClient | None:
+        """The RLark gateway client when `gateway_url` is set, sharing this run's budget, deadline and stats."""
+        url = self.settings.gateway_url
+        if not url:
+            return None
+        if self._gateway is None:
+            token = self.settings.gateway_token
+            self._gateway = GatewayClient(url, token.get_secret_value() if token else None, budget=self.budget,
+                                          deadline=self.deadline, stats=self.stats, limiter=self._limiter,
+                                          on_request=self._on_request)
+        return self._gateway
 
     def has_context(self, context: str) -> bool:
         return context in self.source.contexts

@@ -4,6 +4,10 @@ It serves several clusters on one port under `/clusters/<name>` (a kubeconfig `s
 honours label/field selectors, `limit`/`continue` with 410 on an expired token, the pod log subresource
 (`container`, `previous`, `tailLines`, `limitBytes`), discovery for `kubectl`, per-request latency and
 injected faults, and records every request so tests can assert that nothing but GET was ever sent.
+
+Under `/gateway` it also plays the RLark gateway's job-logs endpoint (apps/rlark/pkg/gateway/job_logs.go): the
+`main` log tail of each pod of a job, built from the control plane's Tasks and Pod mirrors and the member
+clusters' logs, as the gateway builds it through the agents. Faults apply to it as cluster `gateway`.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from cluster.k8s_selectors import SelectorError, field_selector, label_selector
 
 Obj = dict[str, Any]
 LogKey = tuple[str, str, str, bool]  # namespace, pod, container, previous
+GATEWAY = "gateway"  # the RequestRecord.cluster of requests to the gateway stand-in
+GATEWAY_TAIL_LINES = 1000
 
 
 @dataclass
@@ -58,6 +64,7 @@ class Fault:
     drop: bool = False
     times: int | None = None
     only_continue: bool = False  # only requests carrying a continue token (to fake an expiry mid-list)
+    body: str | None = None  # answer 200 with this body instead (a proxy's page, broken JSON)
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,7 @@ class RequestRecord:
     query: dict[str, list[str]]
     status: int
     nbytes: int
+    authorization: str = ""
 
 
 def load_bundle(root: Path) -> dict[str, ClusterData]:
@@ -121,8 +129,12 @@ class _HTTPError(Exception):
 class StandIn:
     """Start with `with StandIn(clusters) as api:`; `api.url(name)` is that cluster's server URL."""
 
-    def __init__(self, clusters: dict[str, ClusterData], *, latency: float = 0.0, page_limit_cap: int = 0) -> None:
+    def __init__(self, clusters: dict[str, ClusterData], *, latency: float = 0.0, page_limit_cap: int = 0,
+                 control_plane: str | None = None) -> None:
         self.clusters = clusters
+        # Whose Tasks and Pod mirrors the gateway reads: by default the cluster holding Tasks.
+        self.control_plane = control_plane or next(
+            (name for name, data in clusters.items() if data.objects.get(resources.TASKS)), None)
         self.latency = latency
         self.page_limit_cap = page_limit_cap  # >0: serve at most this many items per page whatever `limit` says
         self.faults: list[Fault] = []
@@ -158,6 +170,10 @@ class StandIn:
 
     def url(self, cluster: str) -> str:
         return f"http://127.0.0.1:{self.port}/clusters/{cluster}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/{GATEWAY}"
 
     def write_kubeconfig(self, path: Path, contexts: dict[str, str], *, current: str) -> Path:
         """`contexts` maps context name -> cluster name served here."""
@@ -205,6 +221,8 @@ class StandIn:
     # -- the API ----------------------------------------------------------------------------------------------
 
     def serve(self, cluster: str, path: str, query: dict[str, list[str]], accept: str) -> tuple[bytes, str]:
+        if cluster == GATEWAY:
+            return self._gateway(path)
         if path in ("/api", "/api/"):
             return _json({"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []})
         if path in ("/apis", "/apis/"):
@@ -271,6 +289,49 @@ class StandIn:
             meta["continue"] = base64.urlsafe_b64encode(json.dumps(nxt).encode()).decode()
             meta["remainingItemCount"] = len(items) - offset - limit
         return {"kind": f"{res.kind}List", "apiVersion": res.api_version, "metadata": meta, "items": page}
+
+
+    # -- the RLark gateway's job logs ------------------------------------------------------------------------
+
+    def _gateway(self, path: str) -> tuple[bytes, str]:
+        m = re.fullmatch(r"/api/v1/rlinf\.io/v1alpha1/jobs/(?P<job>[^/]+)/logs", path)
+        cp = self.clusters.get(self.control_plane or "")
+        if not m or cp is None:
+            raise _HTTPError(404, "NotFound", "404 page not found")
+        results: list[Obj] = []
+        for task in cp.objects.get(resources.TASKS, []):
+            meta = task.get("metadata") or {}
+            ns = str(meta.get("namespace", ""))
+            if (meta.get("labels") or {}).get("rlinf.io/job") != m["job"] or not ns.startswith("rlark-"):
+                continue
+            for mirror in cp.objects.get(resources.POD_MIRRORS, []):
+                mmeta = mirror.get("metadata") or {}
+                labels, spec = mmeta.get("labels") or {}, mirror.get("spec") or {}
+                if mmeta.get("namespace") != ns or labels.get("rlark.io/task-name") != meta.get("name"):
+                    continue
+                pod = str(spec.get("podName") or labels.get("rlark.io/local-pod-name", ""))
+                pod_ns = str(spec.get("podNamespace") or labels.get("rlark.io/local-pod-namespace", ""))
+                status = mirror.get("status") or {}
+                phase = str(status.get("phase", ""))
+                if phase in ("Running", "Succeeded", "Failed"):
+                    logs = self._gateway_log(ns[len("rlark-"):], pod_ns, pod)
+                else:
+                    logs = f"pod is {phase}, no logs available"
+                results.append({"taskName": meta.get("name"), "podName": pod, "phase": phase,
+                                "node": status.get("node", ""), "logs": logs})
+        return json.dumps({"pods": results or None}).encode(), "application/json"  # Go: a nil slice is null
+
+    def _gateway_log(self, agent: str, namespace: str, pod: str) -> str:
+        """What the gateway gets from the agent's proxy: `?tailLines=1000&container=main`, or its error text."""
+        data = self.clusters.get(agent)
+        try:
+            if data is None:
+                raise _HTTPError(502, "BadGateway", f"agent {agent} is not connected")
+            obj = _find(data, resources.PODS, namespace, pod)
+            return _log(data, obj, {"container": ["main"], "tailLines": [str(GATEWAY_TAIL_LINES)]})
+        except _HTTPError as exc:
+            body = json.dumps(_status(exc.code, exc.reason, exc.message))
+            return f"error fetching logs: server proxy returned HTTP {exc.code}: {body}"
 
 
 def _find(data: ClusterData, res: Resource, namespace: str | None, name: str) -> Obj:
@@ -364,7 +425,9 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         query = parse_qs(url.query)
         m = re.match(r"^/clusters/(?P<c>[^/]+)(?P<rest>/.*)?$", url.path)
-        cluster, path = (m["c"], m["rest"] or "/") if m else ("", url.path)
+        g = re.match(rf"^/{GATEWAY}(?P<rest>/.*)?$", url.path)
+        cluster, path = (m["c"], m["rest"] or "/") if m else (GATEWAY, g["rest"] or "/") if g else ("", url.path)
+        auth = self.headers.get("Authorization", "")
         if length := int(self.headers.get("Content-Length") or 0):
             self.rfile.read(length)
         st = self.standin
@@ -379,18 +442,21 @@ class _Handler(BaseHTTPRequestHandler):
                 if fault.delay:
                     st.sleep(fault.delay)
                 if fault.drop:
-                    st.record(RequestRecord(cluster, self.command, path, query, 0, 0))
+                    st.record(RequestRecord(cluster, self.command, path, query, 0, 0, auth))
                     self.close_connection = True
                     return
                 if fault.status:
                     if fault.retry_after is not None:
                         headers["Retry-After"] = f"{fault.retry_after:g}"
                     raise _HTTPError(fault.status, _REASONS.get(fault.status, "Error"), f"injected {fault.status}")
-            body, ctype = st.serve(cluster, path, query, self.headers.get("Accept", ""))
+            if fault is not None and fault.body is not None:
+                body, ctype = fault.body.encode(), "application/json"
+            else:
+                body, ctype = st.serve(cluster, path, query, self.headers.get("Accept", ""))
         except _HTTPError as exc:
             status, body, ctype = exc.code, json.dumps(_status(exc.code, exc.reason, exc.message)).encode(), \
                 "application/json"
-        st.record(RequestRecord(cluster, self.command, path, query, status, len(body)))
+        st.record(RequestRecord(cluster, self.command, path, query, status, len(body), auth))
         try:
             self.send_response(status)
             self.send_header("Content-Type", ctype)

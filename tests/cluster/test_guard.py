@@ -10,10 +10,10 @@ import pytest
 from bot.cluster import kubeconfig as kc
 from bot.cluster.collector import collect
 from bot.cluster.errors import ReadOnlyViolation, TargetNotFound
-from bot.cluster.guard import check
+from bot.cluster.guard import check, check_gateway
 from bot.models import Target
 from bot.settings import CollectionBudget, Settings
-from cluster.standin import StandIn
+from cluster.standin import GATEWAY, StandIn
 
 HOST = "http://127.0.0.1:1/clusters/x"
 
@@ -71,3 +71,38 @@ def test_collection_sends_only_gets(standin: StandIn, kubeconfig: Path, target: 
     assert standin.requests
     assert {r.method for r in standin.requests} == {"GET"}
     assert not any("secrets" in r.path for r in standin.requests)
+
+
+GW = "https://rlark.example/gw"
+
+
+def test_gateway_allows_only_a_get_of_job_logs() -> None:
+    check_gateway("GET", f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs", GW)
+    for method in ("POST", "PUT", "PATCH", "DELETE", "HEAD"):
+        with pytest.raises(ReadOnlyViolation):
+            check_gateway(method, f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs", GW)
+
+
+@pytest.mark.parametrize("url", [
+    f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big",  # a read, but not the one declared
+    f"{GW}/api/v1/rlinf.io/v1alpha1/jobs",
+    f"{GW}/api/v1/rlinf.io/v1alpha1/pods/p/terminal",
+    f"{GW}/api/v1/certificates/agent",
+    f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs?x=1",
+    f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/a/b/logs",
+    "https://elsewhere.example/gw/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs",
+    "https://rlark.example/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs",  # outside the configured base path
+])
+def test_gateway_refuses_everything_else(url: str) -> None:
+    with pytest.raises(ReadOnlyViolation):
+        check_gateway("GET", url, GW)
+
+
+def test_collection_with_gateway_fallback_sends_only_gets(standin: StandIn, tmp_path: Path) -> None:
+    kubeconfig = standin.write_kubeconfig(tmp_path / "kc", {"kcp": "kcp", "gpu-a": "gpu-a"}, current="kcp")
+    ev = collect(Target.parse("job/ppo-big"), kubeconfig=str(kubeconfig), context="kcp", namespace=None,
+                 settings=Settings(gateway_url=standin.gateway_url)).to_evidence()
+    assert [x for x in ev.logs if x.source.cluster == "gpu-b"]
+    assert {r.method for r in standin.requests} == {"GET"}
+    to_gateway = [(r.method, r.path) for r in standin.requests if r.cluster == GATEWAY]
+    assert to_gateway == [("GET", "/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs")]

@@ -14,9 +14,10 @@ import yaml
 from bot.cluster import resources
 from bot.cluster.collector import collect, collect_checks
 from bot.cluster.errors import TargetNotFound
+from bot.cluster.guard import GATEWAY_JOB_LOGS
 from bot.models import Target
 from bot.settings import Settings
-from cluster.standin import RequestRecord, StandIn
+from cluster.standin import GATEWAY, RequestRecord, StandIn
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "rbac"
 READ_VERBS = {"get", "list", "watch"}
@@ -78,6 +79,10 @@ def allowed(granted: dict[Rule, set[str]], rec: RequestRecord) -> bool:
 def _check(api: StandIn, by_cluster: dict[str, str]) -> None:
     assert api.requests
     for rec in api.requests:
+        if rec.cluster == GATEWAY:
+            # Not a Kubernetes API, so no RBAC: held to its own guard instead, one GET path.
+            assert rec.method == "GET" and GATEWAY_JOB_LOGS.match(rec.path), rec
+            continue
         granted = rules(by_cluster[rec.cluster])
         assert allowed(granted, rec), f"{rec.cluster}: GET {rec.path} is not allowed by {by_cluster[rec.cluster]}"
 
@@ -86,6 +91,14 @@ def test_job_collection_is_allowed_by_control_plane_and_member_roles(standin: St
     collect(Target.parse("job/ppo-big"), kubeconfig=str(kubeconfig), context="kcp", namespace=None,
             settings=Settings())
     _check(standin, {"kcp": "control-plane.yaml", "gpu-a": "member-cluster.yaml", "gpu-b": "member-cluster.yaml"})
+
+
+def test_job_collection_with_gateway_fallback_is_allowed(standin: StandIn, tmp_path: Path) -> None:
+    kubeconfig = standin.write_kubeconfig(tmp_path / "kc", {"kcp": "kcp", "gpu-a": "gpu-a"}, current="kcp")
+    collect(Target.parse("job/ppo-big"), kubeconfig=str(kubeconfig), context="kcp", namespace=None,
+            settings=Settings(gateway_url=standin.gateway_url))
+    assert any(r.cluster == GATEWAY for r in standin.requests)
+    _check(standin, {"kcp": "control-plane.yaml", "gpu-a": "member-cluster.yaml"})
 
 
 @pytest.mark.parametrize("target", ["pod/ppo-big-worker-gpu-b-7", "runner/ppo-big-worker-gpu-b-7"])
