@@ -7,7 +7,6 @@ and 512 pods are not pushed through the SDK's model deserializer.
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -19,20 +18,14 @@ from kubernetes.client.exceptions import ApiException
 from bot.cluster.budget import Deadline, Stats
 from bot.cluster.errors import ReadFailed
 from bot.cluster.resources import LOG_SUBRESOURCE, PODS, Resource
+from bot.cluster.retry import RETRYABLE, pause, reason, retry_after
 from bot.settings import CollectionBudget
 
 Obj = dict[str, Any]
-RETRYABLE = frozenset({429, 500, 502, 503, 504})
-MAX_BACKOFF_SECONDS = 5.0
 
 
 class _Gone(Exception):
     """410: a list's continue token expired; the list restarts from the beginning."""
-
-
-def _reason(exc: BaseException) -> str:
-    text = " ".join(str(getattr(exc, "reason", None) or exc).split())
-    return (text[:160] + "...") if len(text) > 160 else (text or type(exc).__name__)
 
 
 def _status_line(exc: ApiException) -> str:
@@ -135,7 +128,7 @@ class ClusterAdapter:
             if remaining <= 0:
                 raise ReadFailed(f"{self.name}: {what}: not read, the {self._deadline.seconds:g}s deadline passed")
             timeout = min(self._budget.request_timeout_seconds, remaining)
-            retry_after: float | None = None
+            asked: float | None = None
             try:
                 return self._send(path, query, timeout=timeout, log=log, what=what)
             except _Gone:
@@ -146,19 +139,15 @@ class ClusterAdapter:
                     raise _Gone() from exc
                 if exc.status not in RETRYABLE:
                     raise ReadFailed(f"{self.name}: {what}: {last}", status=exc.status) from exc
-                retry_after = _retry_after(exc)
+                asked = _asked(exc)
             except (urllib3.exceptions.HTTPError, OSError) as exc:
-                last = _reason(exc)
+                last = reason(exc)
                 if attempt == attempts - 1:
                     self.down = last
                     raise ReadFailed(f"{self.name}: {what}: unreachable ({last})", cluster_down=True) from exc
-            if attempt < attempts - 1:
-                delay = retry_after if retry_after is not None else min(
-                    MAX_BACKOFF_SECONDS, 0.1 * 2 ** attempt) * (0.5 + random.random())
-                if delay >= self._deadline.remaining():
-                    break
-                self._stats.retried()
-                self._sleep(delay)
+            if attempt < attempts - 1 and not pause(attempt, asked=asked, deadline=self._deadline,
+                                                    stats=self._stats, sleep=self._sleep):
+                break
         raise ReadFailed(f"{self.name}: {what}: {last} (gave up after {attempt + 1} attempts)")
 
     def _send(self, path: str, query: dict[str, str], *, timeout: float, log: bool, what: str) -> bytes:
@@ -180,10 +169,6 @@ class ClusterAdapter:
         return data
 
 
-def _retry_after(exc: ApiException) -> float | None:
+def _asked(exc: ApiException) -> float | None:
     headers = exc.headers or {}
-    value = headers.get("Retry-After") if hasattr(headers, "get") else None
-    try:
-        return min(MAX_BACKOFF_SECONDS, max(0.0, float(value))) if value is not None else None
-    except ValueError:
-        return None
+    return retry_after(headers.get("Retry-After") if hasattr(headers, "get") else None)

@@ -10,7 +10,6 @@ the budget's timeout and deadline, bounded retries on 429/5xx and connection err
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -21,10 +20,10 @@ from urllib.parse import quote
 
 import urllib3
 
-from bot.cluster.adapter import MAX_BACKOFF_SECONDS, RETRYABLE
 from bot.cluster.budget import Deadline, Stats
 from bot.cluster.errors import ReadFailed
 from bot.cluster.guard import ReadOnlyGatewayPool
+from bot.cluster.retry import RETRYABLE, pause, reason, retry_after
 from bot.settings import CollectionBudget
 
 TAIL_LINES = 1000  # what the gateway asks each pod for (`tailLines=1000&container=main`)
@@ -92,11 +91,11 @@ class GatewayClient:
             if remaining <= 0:
                 raise ReadFailed(f"{NAME}: {what}: not read, the {self._deadline.seconds:g}s deadline passed")
             timeout = min(self._budget.request_timeout_seconds, remaining)
-            retry_after: float | None = None
+            asked: float | None = None
             try:
                 status, headers, body = self._send(url, timeout=timeout, what=what)
             except (urllib3.exceptions.HTTPError, OSError) as exc:
-                last = _reason(exc)
+                last = reason(exc)
                 if attempt == attempts - 1:
                     raise ReadFailed(f"{NAME}: {what}: unreachable ({last})", cluster_down=True) from exc
             else:
@@ -105,14 +104,10 @@ class GatewayClient:
                 last = _status_line(status, body)
                 if status not in RETRYABLE:
                     raise ReadFailed(f"{NAME}: {what}: {last}", status=status)
-                retry_after = _retry_after(headers.get("Retry-After"))
-            if attempt < attempts - 1:
-                delay = retry_after if retry_after is not None else min(
-                    MAX_BACKOFF_SECONDS, 0.1 * 2 ** attempt) * (0.5 + random.random())
-                if delay >= self._deadline.remaining():
-                    break
-                self._stats.retried()
-                self._sleep(delay)
+                asked = retry_after(headers.get("Retry-After"))
+            if attempt < attempts - 1 and not pause(attempt, asked=asked, deadline=self._deadline,
+                                                    stats=self._stats, sleep=self._sleep):
+                break
         raise ReadFailed(f"{NAME}: {what}: {last} (gave up after {attempt + 1} attempts)")
 
     def _send(self, url: str, *, timeout: float, what: str) -> tuple[int, Any, bytes]:
@@ -145,11 +140,6 @@ def _s(entry: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _reason(exc: BaseException) -> str:
-    text = " ".join(str(getattr(exc, "reason", None) or exc).split())
-    return (text[:160] + "...") if len(text) > 160 else (text or type(exc).__name__)
-
-
 def _status_line(status: int, body: bytes) -> str:
     """`403 Forbidden: <the gateway's (gin's) "error" text>`, or the start of a non-JSON body (a proxy's page)."""
     try:
@@ -168,10 +158,4 @@ def _status_line(status: int, body: bytes) -> str:
         message = message or "redirected (an auth proxy asking for a login?); set RLARK_BOT_GATEWAY_TOKEN"
     return f"{head}: {message}" if message else head
 
-
-def _retry_after(value: str | None) -> float | None:
-    try:
-        return min(MAX_BACKOFF_SECONDS, max(0.0, float(value))) if value is not None else None
-    except ValueError:
-        return None
 
