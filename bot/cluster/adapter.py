@@ -7,19 +7,15 @@ and 512 pods are not pushed through the SDK's model deserializer.
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import urllib3
 from kubernetes.client.exceptions import ApiException
 
-from bot.cluster.budget import Deadline, Stats
+from bot.cluster.budget import Pacing
 from bot.cluster.errors import ReadFailed
 from bot.cluster.resources import LOG_SUBRESOURCE, PODS, Resource
 from bot.cluster.retry import RETRYABLE, pause, reason, retry_after
-from bot.settings import CollectionBudget
 
 Obj = dict[str, Any]
 
@@ -42,17 +38,15 @@ def _status_line(exc: ApiException) -> str:
 class ClusterAdapter:
     """Read-only access to one cluster. Thread-safe; one instance per context, reused for every read."""
 
-    def __init__(self, name: str, api_client: Any, *, budget: CollectionBudget, deadline: Deadline, stats: Stats,
-                 limiter: threading.Semaphore, sleep: Callable[[float], None] = time.sleep,
-                 on_request: Callable[[str], None] | None = None) -> None:
+    def __init__(self, name: str, api_client: Any, pacing: Pacing) -> None:
         self.name = name
         self._api = api_client
-        self._budget = budget
-        self._deadline = deadline
-        self._stats = stats
-        self._limiter = limiter
-        self._sleep = sleep
-        self._on_request = on_request
+        self._budget = pacing.budget
+        self._deadline = pacing.deadline
+        self._stats = pacing.stats
+        self._limiter = pacing.limiter
+        self._sleep = pacing.sleep
+        self._on_request = pacing.on_request
         self.down: str | None = None  # why the cluster is considered unreachable, once it is
 
     # -- the three reads -------------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.settings import CollectionBudget
+
 
 class Deadline:
     def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
@@ -41,3 +43,15 @@ class Stats:
     def retried(self) -> None:
         with self._lock:
             self.retries += 1
+
+
+@dataclass(frozen=True)
+class Pacing:
+    """What every reader of one run shares: its budget, deadline, counters and concurrency cap."""
+
+    budget: CollectionBudget
+    deadline: Deadline
+    stats: Stats
+    limiter: threading.Semaphore
+    sleep: Callable[[float], None] = time.sleep
+    on_request: Callable[[str], None] | None = None

@@ -10,9 +10,6 @@ the budget's timeout and deadline, bounded retries on 429/5xx and connection err
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -20,11 +17,10 @@ from urllib.parse import quote
 
 import urllib3
 
-from bot.cluster.budget import Deadline, Stats
+from bot.cluster.budget import Pacing
 from bot.cluster.errors import ReadFailed
 from bot.cluster.guard import ReadOnlyGatewayPool
 from bot.cluster.retry import RETRYABLE, pause, reason, retry_after
-from bot.settings import CollectionBudget
 
 TAIL_LINES = 1000  # what the gateway asks each pod for (`tailLines=1000&container=main`)
 CONTAINER = "main"
@@ -47,9 +43,7 @@ def job_logs_path(job: str) -> str:
 class GatewayClient:
     """One gateway; `job_logs` is its only read. Thread-safe like the adapters (one urllib3 pool)."""
 
-    def __init__(self, base_url: str, token: str | None, *, budget: CollectionBudget, deadline: Deadline,
-                 stats: Stats, limiter: threading.Semaphore, sleep: Callable[[float], None] = time.sleep,
-                 on_request: Callable[[str], None] | None = None) -> None:
+    def __init__(self, base_url: str, token: str | None, pacing: Pacing) -> None:
         self.base_url = base_url.rstrip("/")
         # Retries are ours (as for the adapters); a redirect is an answer too (an auth proxy's login page), not
         # something to follow somewhere the guard did not check.
@@ -58,12 +52,12 @@ class GatewayClient:
         self._headers = {"Accept": "application/json"}
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
-        self._budget = budget
-        self._deadline = deadline
-        self._stats = stats
-        self._limiter = limiter
-        self._sleep = sleep
-        self._on_request = on_request
+        self._budget = pacing.budget
+        self._deadline = pacing.deadline
+        self._stats = pacing.stats
+        self._limiter = pacing.limiter
+        self._sleep = pacing.sleep
+        self._on_request = pacing.on_request
 
     def job_logs(self, job: str) -> list[PodLog]:
         """The gateway's entries for `job`; raises ReadFailed (one line) when there is no usable answer."""

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from bot.cluster.adapter import ClusterAdapter
-from bot.cluster.budget import Deadline, Stats
+from bot.cluster.budget import Deadline, Pacing, Stats
 from bot.cluster.collected import Collected
 from bot.cluster.errors import CollectionError, ReadFailed
 from bot.cluster.gateway import GatewayClient
@@ -31,6 +31,7 @@ class Session:
         self.deadline = deadline or Deadline(self.budget.deadline_seconds)
         self.stats = Stats()
         self._limiter = threading.Semaphore(self.budget.max_concurrency)
+        self._pacing = Pacing(self.budget, self.deadline, self.stats, self._limiter, on_request=self._on_request)
         self._pool = ThreadPoolExecutor(max_workers=self.budget.max_concurrency, thread_name_prefix="collect")
         self._adapters: dict[str, ClusterAdapter] = {}
         self._gateway: GatewayClient | None = None
@@ -54,9 +55,7 @@ class Session:
         """The adapter for `context`, created once; raises CollectionError when the context cannot be loaded."""
         if context not in self._adapters:
             api = new_api_client(self.source, context, self.budget)
-            self._adapters[context] = ClusterAdapter(
-                cluster, api, budget=self.budget, deadline=self.deadline, stats=self.stats, limiter=self._limiter,
-                on_request=self._on_request)
+            self._adapters[context] = ClusterAdapter(cluster, api, self._pacing)
         return self._adapters[context]
 
     def gateway(self) -> GatewayClient | None:
@@ -66,9 +65,7 @@ class Session:
             return None
         if self._gateway is None:
             token = self.settings.gateway_token
-            self._gateway = GatewayClient(url, token.get_secret_value() if token else None, budget=self.budget,
-                                          deadline=self.deadline, stats=self.stats, limiter=self._limiter,
-                                          on_request=self._on_request)
+            self._gateway = GatewayClient(url, token.get_secret_value() if token else None, self._pacing)
         return self._gateway
 
     def has_context(self, context: str) -> bool:
