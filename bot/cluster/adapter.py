@@ -41,12 +41,7 @@ class ClusterAdapter:
     def __init__(self, name: str, api_client: Any, pacing: Pacing) -> None:
         self.name = name
         self._api = api_client
-        self._budget = pacing.budget
-        self._deadline = pacing.deadline
-        self._stats = pacing.stats
-        self._limiter = pacing.limiter
-        self._sleep = pacing.sleep
-        self._on_request = pacing.on_request
+        self._pacing = pacing
         self.down: str | None = None  # why the cluster is considered unreachable, once it is
 
     # -- the three reads -------------------------------------------------------------------------------------
@@ -71,12 +66,12 @@ class ClusterAdapter:
         scope = f" in {namespace}" if namespace else ""
         sel = ",".join(s for s in (label_selector, field_selector) if s)
         what = f"list {resource.stem}{scope}" + (f" ({sel})" if sel else "")
-        query: dict[str, str] = {"limit": str(self._budget.page_size)}
+        query: dict[str, str] = {"limit": str(self._pacing.budget.page_size)}
         if label_selector:
             query["labelSelector"] = label_selector
         if field_selector:
             query["fieldSelector"] = field_selector
-        for _attempt in range(self._budget.retries + 1):
+        for _attempt in range(self._pacing.budget.retries + 1):
             items: list[Obj] = []
             token: str | None = None
             try:
@@ -92,7 +87,7 @@ class ClusterAdapter:
                     if not token:
                         return items
             except _Gone:
-                self._stats.retried()
+                self._pacing.stats.retried()
                 continue
         raise ReadFailed(f"{self.name}: {what}: the list kept changing (410 Gone on every restart)", status=410)
 
@@ -112,16 +107,17 @@ class ClusterAdapter:
     # -- one GET with retries ---------------------------------------------------------------------------------
 
     def _request(self, path: str, query: dict[str, str], *, what: str, log: bool = False) -> bytes:
-        attempts = self._budget.retries + 1
+        attempts = self._pacing.budget.retries + 1
         last = ""
         for attempt in range(attempts):
             if self.down:
                 raise ReadFailed(f"{self.name}: {what}: not read, cluster unreachable ({self.down})",
                                  cluster_down=True)
-            remaining = self._deadline.remaining()
+            remaining = self._pacing.deadline.remaining()
             if remaining <= 0:
-                raise ReadFailed(f"{self.name}: {what}: not read, the {self._deadline.seconds:g}s deadline passed")
-            timeout = min(self._budget.request_timeout_seconds, remaining)
+                limit = self._pacing.deadline.seconds
+                raise ReadFailed(f"{self.name}: {what}: not read, the {limit:g}s deadline passed")
+            timeout = min(self._pacing.budget.request_timeout_seconds, remaining)
             asked: float | None = None
             try:
                 return self._send(path, query, timeout=timeout, log=log, what=what)
@@ -139,16 +135,16 @@ class ClusterAdapter:
                 if attempt == attempts - 1:
                     self.down = last
                     raise ReadFailed(f"{self.name}: {what}: unreachable ({last})", cluster_down=True) from exc
-            if attempt < attempts - 1 and not pause(attempt, asked=asked, deadline=self._deadline,
-                                                    stats=self._stats, sleep=self._sleep):
+            if attempt < attempts - 1 and not pause(attempt, asked=asked, deadline=self._pacing.deadline,
+                                                    stats=self._pacing.stats, sleep=self._pacing.sleep):
                 break
         raise ReadFailed(f"{self.name}: {what}: {last} (gave up after {attempt + 1} attempts)")
 
     def _send(self, path: str, query: dict[str, str], *, timeout: float, log: bool, what: str) -> bytes:
-        with self._limiter:
-            if self._on_request:
-                self._on_request(f"{self.name}: {what}")
-            self._stats.sent(log=log)
+        with self._pacing.limiter:
+            if self._pacing.on_request:
+                self._pacing.on_request(f"{self.name}: {what}")
+            self._pacing.stats.sent(log=log)
             resp = self._api.call_api(
                 path, "GET", query_params=list(query.items()),
                 header_params={"Accept": "*/*" if log else "application/json"},
@@ -159,7 +155,7 @@ class ClusterAdapter:
                 data: bytes = resp.data
             finally:
                 resp.release_conn()
-        self._stats.received(len(data))
+        self._pacing.stats.received(len(data))
         return data
 
 

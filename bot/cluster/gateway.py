@@ -52,12 +52,7 @@ class GatewayClient:
         self._headers = {"Accept": "application/json"}
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
-        self._budget = pacing.budget
-        self._deadline = pacing.deadline
-        self._stats = pacing.stats
-        self._limiter = pacing.limiter
-        self._sleep = pacing.sleep
-        self._on_request = pacing.on_request
+        self._pacing = pacing
 
     def job_logs(self, job: str) -> list[PodLog]:
         """The gateway's entries for `job`; raises ReadFailed (one line) when there is no usable answer."""
@@ -78,13 +73,13 @@ class GatewayClient:
         self._pool.close()
 
     def _request(self, url: str, *, what: str) -> bytes:
-        attempts = self._budget.retries + 1
+        attempts = self._pacing.budget.retries + 1
         last = ""
         for attempt in range(attempts):
-            remaining = self._deadline.remaining()
+            remaining = self._pacing.deadline.remaining()
             if remaining <= 0:
-                raise ReadFailed(f"{NAME}: {what}: not read, the {self._deadline.seconds:g}s deadline passed")
-            timeout = min(self._budget.request_timeout_seconds, remaining)
+                raise ReadFailed(f"{NAME}: {what}: not read, the {self._pacing.deadline.seconds:g}s deadline passed")
+            timeout = min(self._pacing.budget.request_timeout_seconds, remaining)
             asked: float | None = None
             try:
                 status, headers, body = self._send(url, timeout=timeout, what=what)
@@ -99,17 +94,17 @@ class GatewayClient:
                 if status not in RETRYABLE:
                     raise ReadFailed(f"{NAME}: {what}: {last}", status=status)
                 asked = retry_after(headers.get("Retry-After"))
-            if attempt < attempts - 1 and not pause(attempt, asked=asked, deadline=self._deadline,
-                                                    stats=self._stats, sleep=self._sleep):
+            if attempt < attempts - 1 and not pause(attempt, asked=asked, deadline=self._pacing.deadline,
+                                                    stats=self._pacing.stats, sleep=self._pacing.sleep):
                 break
         raise ReadFailed(f"{NAME}: {what}: {last} (gave up after {attempt + 1} attempts)")
 
     def _send(self, url: str, *, timeout: float, what: str) -> tuple[int, Any, bytes]:
-        limit = self._budget.gateway_max_bytes
-        with self._limiter:
-            if self._on_request:
-                self._on_request(f"{NAME}: {what}")
-            self._stats.sent(log=True)
+        limit = self._pacing.budget.gateway_max_bytes
+        with self._pacing.limiter:
+            if self._pacing.on_request:
+                self._pacing.on_request(f"{NAME}: {what}")
+            self._pacing.stats.sent(log=True)
             resp = self._pool.get(url, headers=self._headers, preload_content=False, redirect=False,
                                   timeout=urllib3.Timeout(connect=timeout, read=timeout))
             try:
@@ -119,13 +114,13 @@ class GatewayClient:
                     chunks.append(chunk)
                     size += len(chunk)
                     if size > limit:
-                        self._stats.received(size)
+                        self._pacing.stats.received(size)
                         # A cut JSON document is unreadable: refuse it whole rather than parse half.
                         raise ReadFailed(f"{NAME}: {what}: the answer exceeds {limit >> 20} MiB "
                                          "(collection.gateway_max_bytes); not read")
             finally:
                 resp.release_conn()
-        self._stats.received(size)
+        self._pacing.stats.received(size)
         return int(resp.status), resp.headers, b"".join(chunks)
 
 
