@@ -1,0 +1,1 @@
+"""Scheduled checks on APScheduler: the only package that imports it."""

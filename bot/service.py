@@ -1,0 +1,1 @@
+"""The use cases the CLI, the Slack handlers and the scheduler call: diagnose, check, snapshot."""

@@ -1,0 +1,1 @@
+"""Where evidence comes from: an evidence bundle or live clusters, behind one protocol."""
