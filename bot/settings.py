@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.redact import RedactionSettings
@@ -36,8 +39,55 @@ class CollectionBudget(BaseModel):
                                    description="largest RLark gateway job-logs answer read (it holds every pod's tail)")
 
 
+Scope = Literal["*"] | list[str]
+
+
+class ChannelBinding(BaseModel):
+    """What one Slack channel may diagnose and which alerts it hears (CONTRACT §5, §6)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    domains: Scope = Field(default_factory=list, description="RLark Job spec.domain values, or \"*\"")
+    namespaces: Scope = Field(default_factory=list, description="namespaces of pod and runner targets, or \"*\"")
+    clusters: Scope = Field(default_factory=list, description="cluster names, or \"*\"")
+    lang: Literal["zh", "en"] = "en"
+    alerts: bool = False
+
+    @staticmethod
+    def _matches(scope: Scope, value: str | None) -> bool:
+        if scope == "*":
+            return True
+        return value is not None and value in scope
+
+    def cluster_ok(self, cluster: str | None) -> bool:
+        return self._matches(self.clusters, cluster)
+
+    def domain_ok(self, domain: str | None) -> bool:
+        # A Job without a domain matches only "*".
+        return self._matches(self.domains, domain or None)
+
+    def namespace_ok(self, namespace: str | None) -> bool:
+        return self._matches(self.namespaces, namespace or None)
+
+    @property
+    def everywhere(self) -> bool:
+        return self.domains == "*" and self.namespaces == "*" and self.clusters == "*"
+
+
+class ChecksSettings(BaseModel):
+    interval_seconds: int = Field(default=60, ge=5, description="how often each scheduled check runs")
+    clear_after_ticks: int = Field(default=2, ge=1, description="ticks without an alert before it is resolved")
+    update_every_seconds: int = Field(default=600, ge=0, description="at most one change reply per alert this often")
+    hold_down_seconds: int = Field(default=300, ge=0, description="a resolved alert re-opens only after this")
+    lock_ttl_seconds: int = Field(default=120, ge=5, description="a replica that died mid-run blocks the next no longer")
+
+
+def _env(*names: str) -> AliasChoices:
+    return AliasChoices(*names)
+
+
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="RLARK_BOT_", env_nested_delimiter="__", env_file=".env",
+    model_config = SettingsConfigDict(env_prefix="RLARK_BOT_", env_nested_delimiter="__", env_file=".env", env_ignore_empty=True,
                                       extra="ignore")
 
     control_plane_context: str | None = Field(default=None, description="kubeconfig context of the RLark kcp workspace")
@@ -45,9 +95,21 @@ class Settings(BaseSettings):
     thresholds: Thresholds = Field(default_factory=Thresholds)
     collection: CollectionBudget = Field(default_factory=CollectionBudget)
     redaction: RedactionSettings = Field(default_factory=RedactionSettings)
-    slack_bot_token: SecretStr | None = None
-    slack_signing_secret: SecretStr | None = None
-    redis_url: str | None = None
+    # The Slack app (CONTRACT §5): Slack's usual variable names, without the bot's prefix.
+    slack_bot_token: SecretStr | None = Field(default=None, validation_alias=_env("SLACK_BOT_TOKEN"))
+    slack_signing_secret: SecretStr | None = Field(default=None, validation_alias=_env("SLACK_SIGNING_SECRET"))
+    slack_app_token: SecretStr | None = Field(default=None, validation_alias=_env("SLACK_APP_TOKEN"))
+    slack_api_base_url: str = Field(default="https://slack.com/api/", validation_alias=_env("SLACK_API_BASE_URL"))
+    redis_url: str | None = Field(default=None, validation_alias=_env("REDIS_URL"))
+    port: int = Field(default=3000, ge=1, le=65535, validation_alias=_env("PORT"))
+    host: str = Field(default="0.0.0.0", validation_alias=_env("HOST"))
+    data_dir: Path = Field(default=Path(".rlark-bot"), description="the embedded store keeps its data here")
+    channels: dict[str, ChannelBinding] = Field(default_factory=dict, description="channel id -> binding")
+    admin_channel: str | None = None
+    alerts_channel: str | None = None
+    admin_usergroup: str | None = None
+    slash_command: str = "/rlark"
+    checks: ChecksSettings = Field(default_factory=ChecksSettings)
     # The RLark gateway serves the `main` log tail of a job's pods through the control plane: the fallback for a
     # member cluster the bot has no context for (or cannot reach). The gateway itself checks no credentials; the
     # token is for whatever fronts it (an ingress or auth proxy) and is sent as `Authorization: Bearer`.
@@ -64,6 +126,27 @@ class Settings(BaseSettings):
             raise ValueError("must be an http:// or https:// URL")
         return value
 
+    @field_validator("slack_api_base_url")
+    @classmethod
+    def _api_url(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value if value.endswith("/") else value + "/"
+
+    @field_validator("channels", mode="before")
+    @classmethod
+    def _no_channels(cls, value: object) -> object:
+        return {} if value in (None, "") else value
+
+    @field_validator("slash_command")
+    @classmethod
+    def _slash(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith("/") or len(value) < 2 or " " in value:
+            raise ValueError("must look like /rlark")
+        return value
+
     @field_validator("gateway_token")
     @classmethod
     def _redactable(cls, value: SecretStr | None) -> SecretStr | None:
@@ -74,7 +157,8 @@ class Settings(BaseSettings):
 
     def redaction_with_own_secrets(self) -> RedactionSettings:
         """The configured redaction plus the bot's own tokens: they must never appear in what it prints."""
-        own = [s for s in (self.slack_bot_token, self.slack_signing_secret, self.gateway_token) if s is not None]
+        own = [s for s in (self.slack_bot_token, self.slack_signing_secret, self.slack_app_token, self.gateway_token)
+               if s is not None and len(s.get_secret_value()) >= MIN_KNOWN_SECRET]
         extra = self.redaction
         return RedactionSettings(extra_patterns=extra.extra_patterns, allowlist=extra.allowlist,
                                  known_secrets=[*extra.known_secrets, *own])

@@ -7,6 +7,7 @@ from bot.redact.config import RedactionSettings
 from bot.redact.engine import Redactor, configure_default, default_redactor, install_default
 from bot.redact.results import Detection, Redacted
 from bot.redact.safetext import SafeText
+from bot.redact.sealed import SafeValue, seal
 from bot.redact.stream import redact_stream
 
 __all__ = [
@@ -15,8 +16,10 @@ __all__ = [
     "RedactionSettings",
     "Redactor",
     "SafeText",
+    "SafeValue",
     "configure_default",
     "default_redactor",
     "install_default",
     "redact_stream",
+    "seal",
 ]
