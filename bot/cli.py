@@ -3,42 +3,46 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
-from bot.commands.common import EXIT_ERROR, CommandError, say
+from bot.commands import check, diagnose, redact, serve, snapshot
+from bot.commands.common import Runtime, build_runtime, say
+from bot.errors import EXIT_ERROR, UserError
+from bot.redact import Redactor
 
-COMMANDS = ("diagnose", "check", "snapshot", "redact", "serve")
+COMMANDS = (diagnose, check, snapshot, redact, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rlark-bot", description="Read-only diagnosis for RLark jobs and CI runners")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"bot.commands.{name}")
-        except ImportError:
-            continue  # a command whose optional part is not installed simply is not offered
+    for module in COMMANDS:
         module.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    runtime: Runtime | None = None
     try:
-        runner = getattr(args, "run", None) or args.func
-        status: int = runner(args)
-    except CommandError as exc:
-        say(f"rlark-bot: {exc}")
+        runtime = build_runtime()
+        status: int = args.run(args, runtime)
+    except UserError as exc:
+        _say(runtime, f"rlark-bot: {exc}")
         return exc.status
     except KeyboardInterrupt:
-        say("rlark-bot: interrupted")
+        _say(runtime, "rlark-bot: interrupted")
         return 130
     except Exception as exc:  # the last line of defence: one line, never a traceback
-        say(f"rlark-bot: {type(exc).__name__}: {exc}")
+        _say(runtime, f"rlark-bot: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
         return EXIT_ERROR
     return status
+
+
+def _say(runtime: Runtime | None, message: str) -> None:
+    # Before settings loaded there is no configured redactor yet: the built-in rules still apply.
+    say(runtime.redactor if runtime else Redactor(), message)
 
 
 if __name__ == "__main__":

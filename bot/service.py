@@ -1,1 +1,108 @@
-"""The use cases the CLI, the Slack handlers and the scheduler call: diagnose, check, snapshot."""
+"""The use cases the CLI, the Slack handlers and the scheduler call: diagnose, check, snapshot.
+
+One `Service` is built in a composition root (the CLI's `main`, `serve`) from settings, the redactor and the
+runbook, and handed to every caller; none of them re-implements the pipeline or the error mapping. Errors are
+`bot.errors.UserError`s with a one-line message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.bundle import BundleError
+from bot.bundle.writer import WriteReport, write_bundle
+from bot.checks import run_checks
+from bot.checks.alerts import Alert
+from bot.cluster.progress import Progress
+from bot.diagnose import Diagnosis, diagnose
+from bot.errors import NotFound, SourceError, UsageError, UserError
+from bot.models import Evidence, Target
+from bot.redact import Redactor, SafeText
+from bot.render import render_checks, render_diagnosis
+from bot.runbook import Runbook, RunbookError, load_runbook
+from bot.settings import Settings
+from bot.signals.names import SIGNALS
+from bot.sources import EvidenceSource
+
+
+@dataclass(frozen=True)
+class Checked:
+    alerts: list[Alert]
+    evidence: Evidence
+    now: datetime
+
+
+@dataclass(frozen=True)
+class Snapshotted:
+    report: WriteReport
+    problems: list[str]
+
+
+def resolve_now(explicit: datetime | None, evidence: Evidence) -> datetime:
+    """An explicit time, else the bundle's capture time, else the clock."""
+    return explicit or evidence.captured_at or datetime.now(UTC)
+
+
+class Service:
+    def __init__(self, *, settings: Settings, redactor: Redactor, runbook: Runbook | None = None) -> None:
+        self.settings = settings
+        self.redactor = redactor
+        self._runbook = runbook
+
+    @property
+    def runbook(self) -> Runbook:
+        if self._runbook is None:
+            try:
+                self._runbook = load_runbook(known_signals=SIGNALS)
+            except RunbookError as exc:
+                raise UserError(f"runbook: {exc}") from exc
+        return self._runbook
+
+    def diagnose(self, target: Target, *, source: EvidenceSource, now: datetime | None = None,
+                 progress: Progress | None = None) -> Diagnosis:
+        """Collect what `target` needs and diagnose it. Raises NotFound (says where it looked) or SourceError."""
+        runbook = self.runbook
+        evidence = source.for_target(target, progress=progress).evidence
+        diag = diagnose(evidence, runbook, resolve_now(now, evidence), target=target, redactor=self.redactor,
+                        thresholds=self.settings.thresholds)
+        if not diag.found:
+            raise NotFound(f"{target} not found: {diag.where}")
+        return diag
+
+    def render(self, diag: Diagnosis, *, fmt: str, lang: str) -> SafeText:
+        return render_diagnosis(diag, fmt, lang, redactor=self.redactor)
+
+    def check(self, *, source: EvidenceSource, now: datetime | None = None,
+              progress: Progress | None = None) -> Checked:
+        evidence = source.for_checks(progress=progress).evidence
+        at = resolve_now(now, evidence)
+        return Checked(run_checks(evidence, at, self.settings.thresholds), evidence, at)
+
+    def render_checks(self, checked: Checked, *, fmt: str) -> SafeText:
+        return render_checks(checked.alerts, fmt, redactor=self.redactor)
+
+    def snapshot(self, target: Target, *, source: EvidenceSource, out: Path,
+                 progress: Progress | None = None) -> Snapshotted:
+        """Write a redacted bundle of what `target` needs under `out` (which must not exist or be empty)."""
+        if out.exists() and (not out.is_dir() or any(out.iterdir())):
+            raise UsageError(f"--output {out}: already exists and is not empty")
+        gathered = source.for_target(target, progress=progress)
+        if not _present(gathered.evidence, target):
+            raise NotFound(f"{target} not found in {source.label}")
+        try:
+            report = write_bundle(gathered.evidence, out, redactor=self.redactor, listed=gathered.listed)
+        except (BundleError, OSError) as exc:
+            raise SourceError(f"cannot write {out}: {exc}") from exc
+        return Snapshotted(report, list(gathered.evidence.problems))
+
+
+def _present(evidence: Evidence, target: Target) -> bool:
+    names = {
+        "Job": [j.name for j in evidence.jobs],
+        "Pod": [p.name for p in evidence.pods if not target.namespace or p.namespace == target.namespace],
+        "EphemeralRunner": [r.name for r in evidence.ephemeral_runners
+                            if not target.namespace or r.namespace == target.namespace],
+    }[target.kind.value]
+    return target.name in names

@@ -79,7 +79,7 @@ class ChecksSettings(BaseModel):
     clear_after_ticks: int = Field(default=2, ge=1, description="ticks without an alert before it is resolved")
     update_every_seconds: int = Field(default=600, ge=0, description="at most one change reply per alert this often")
     hold_down_seconds: int = Field(default=300, ge=0, description="a resolved alert re-opens only after this")
-    lock_ttl_seconds: int = Field(default=120, ge=5, description="a replica that died mid-run blocks the next no longer")
+    lock_ttl_seconds: int = Field(default=120, ge=5, description="a replica that died mid-run blocks no longer")
 
 
 def _env(*names: str) -> AliasChoices:
@@ -87,8 +87,8 @@ def _env(*names: str) -> AliasChoices:
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="RLARK_BOT_", env_nested_delimiter="__", env_file=".env", env_ignore_empty=True,
-                                      extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="RLARK_BOT_", env_nested_delimiter="__", env_file=".env",
+                                      env_ignore_empty=True, extra="ignore")
 
     control_plane_context: str | None = Field(default=None, description="kubeconfig context of the RLark kcp workspace")
     cluster_contexts: dict[str, str] = Field(default_factory=dict, description="agent id -> kubeconfig context")

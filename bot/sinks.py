@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO, TextIO, cast
 
-from bot.redact import SafeText, default_redactor
+from bot.redact import Redactor, SafeText
 
 
 def _checked(text: SafeText) -> SafeText:
@@ -41,8 +41,9 @@ class _RedactingStderr(io.TextIOBase):
     flushes (rich does after every refresh) and redacted as one piece, so a value split over two writes is
     still seen whole."""
 
-    def __init__(self) -> None:
+    def __init__(self, redactor: Redactor) -> None:
         super().__init__()
+        self._redactor = redactor
         self._pending: list[str] = []
 
     def write(self, s: str) -> int:
@@ -52,7 +53,7 @@ class _RedactingStderr(io.TextIOBase):
     def flush(self) -> None:
         if self._pending:
             text, self._pending = "".join(self._pending), []
-            write_stderr(default_redactor().redact(text).text)
+            write_stderr(self._redactor.redact(text).text)
 
     def isatty(self) -> bool:
         return sys.stderr.isatty()
@@ -61,8 +62,8 @@ class _RedactingStderr(io.TextIOBase):
         return sys.stderr.fileno()
 
 
-def stderr_stream() -> TextIO:
-    return cast(TextIO, _RedactingStderr())
+def stderr_stream(redactor: Redactor) -> TextIO:
+    return cast(TextIO, _RedactingStderr(redactor))
 
 
 def stdout_bytes() -> BinaryIO:

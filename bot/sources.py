@@ -1,1 +1,110 @@
-"""Where evidence comes from: an evidence bundle or live clusters, behind one protocol."""
+"""Where evidence comes from: an evidence bundle or live clusters, behind one protocol.
+
+The CLI, the Slack handlers and the scheduler hold an `EvidenceSource` and never know which kind it is. A
+source raises only `bot.errors` types: `NotFound` (the message says where it looked) and `SourceError`.
+The Kubernetes client is imported only when a live source is first used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from bot.bundle import BundleError, read_bundle
+from bot.bundle.writer import Scope, listed_in_bundle
+from bot.cluster.progress import NullProgress, Progress
+from bot.errors import NotFound, SourceError, UsageError
+from bot.models import Evidence, Target
+from bot.settings import Settings
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Evidence plus which lists were read (written even when empty by `snapshot`)."""
+
+    evidence: Evidence
+    listed: frozenset[Scope]
+
+
+class EvidenceSource(Protocol):
+    @property
+    def label(self) -> str: ...
+
+    def for_target(self, target: Target, *, progress: Progress | None = None) -> Gathered: ...
+
+    def for_checks(self, *, progress: Progress | None = None) -> Gathered: ...
+
+
+class BundleSource:
+    """An evidence bundle on disk (CONTRACT §2). Read afresh on every call: a bundle may be replaced."""
+
+    def __init__(self, path: str | Path) -> None:
+        if not str(path).strip():
+            raise UsageError("--snapshot needs a directory (got an empty value)")
+        self.path = Path(path)
+
+    @property
+    def label(self) -> str:
+        return f"snapshot {self.path}"
+
+    def _read(self) -> Gathered:
+        try:
+            evidence = read_bundle(self.path)
+            return Gathered(evidence, frozenset(listed_in_bundle(self.path)))
+        except BundleError as exc:
+            raise SourceError(f"cannot read snapshot {self.path}: {exc}") from exc
+        except RecursionError as exc:  # a pathologically nested document the reader did not name
+            raise SourceError(f"cannot read snapshot {self.path}: a file is nested too deeply") from exc
+
+    def for_target(self, target: Target, *, progress: Progress | None = None) -> Gathered:
+        return self._read()
+
+    def for_checks(self, *, progress: Progress | None = None) -> Gathered:
+        return self._read()
+
+
+class LiveSource:
+    """Live clusters through kubeconfig contexts (or in-cluster config), read-only and budgeted."""
+
+    def __init__(self, *, kubeconfig: str | None, context: str | None, settings: Settings) -> None:
+        self.kubeconfig, self.context, self.settings = kubeconfig, context, settings
+
+    @property
+    def label(self) -> str:
+        return f"context {self.context}" if self.context else "the current kubeconfig context"
+
+    def for_target(self, target: Target, *, progress: Progress | None = None) -> Gathered:
+        from bot.cluster.collector import collect  # the Kubernetes client loads only in live mode
+        from bot.cluster.errors import CollectionError, TargetNotFound
+
+        try:
+            collected = collect(target, kubeconfig=self.kubeconfig, context=self.context,
+                                namespace=target.namespace or None, settings=self.settings,
+                                progress=progress or NullProgress())
+        except TargetNotFound as exc:
+            raise NotFound(f"{target} not found: looked in {exc.where}") from exc
+        except CollectionError as exc:
+            raise SourceError(str(exc)) from exc
+        return Gathered(collected.to_evidence(), frozenset(collected.listed))
+
+    def for_checks(self, *, progress: Progress | None = None) -> Gathered:
+        from bot.cluster.collector import collect_checks
+        from bot.cluster.errors import CollectionError
+
+        try:
+            collected = collect_checks(kubeconfig=self.kubeconfig, context=self.context, settings=self.settings,
+                                       progress=progress or NullProgress())
+        except CollectionError as exc:
+            raise SourceError(str(exc)) from exc
+        return Gathered(collected.to_evidence(), frozenset(collected.listed))
+
+
+def open_source(*, snapshot: str | None, kubeconfig: str | None, context: str | None,
+                settings: Settings) -> EvidenceSource:
+    """`--snapshot DIR` reads a bundle; otherwise live clusters. `--snapshot ''` is a usage error, not live mode."""
+    if snapshot is not None:
+        if kubeconfig or context:
+            raise UsageError("--snapshot reads a bundle: it cannot be combined with --kubeconfig or --context")
+        return BundleSource(snapshot)
+    return LiveSource(kubeconfig=kubeconfig, context=context, settings=settings)

@@ -15,7 +15,7 @@ import pytest
 from mypy import api as mypy_api
 
 from bot import sinks
-from bot.redact import SafeText, default_redactor
+from bot.redact import Redactor, SafeText
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "bot"
@@ -70,7 +70,7 @@ def test_a_raw_str_is_refused_at_runtime(tmp_path: Path) -> None:
         sinks.write_stdout("raw")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         sinks.write_file(tmp_path / "x", "raw")  # type: ignore[arg-type]
-    sinks.write_file(tmp_path / "ok", default_redactor().redact("fine").text)
+    sinks.write_file(tmp_path / "ok", Redactor().redact("fine").text)
     assert (tmp_path / "ok").read_text(encoding="utf-8") == "fine"
 
 
@@ -78,11 +78,11 @@ def test_mypy_rejects_a_raw_str_at_a_sink(tmp_path: Path) -> None:
     snippet = tmp_path / "caller.py"
     snippet.write_text(
         "from pathlib import Path\n"
-        "from bot.redact import default_redactor\n"
+        "from bot.redact import Redactor\n"
         "from bot.sinks import write_file, write_stderr, write_stdout\n"
-        "write_stdout(default_redactor().redact('ok').text)\n"
+        "write_stdout(Redactor().redact('ok').text)\n"
         "write_stdout('token=abc')\n"
-        "write_stderr(str(default_redactor().redact('x').text) + 'y')\n"
+        "write_stderr(str(Redactor().redact('x').text) + 'y')\n"
         "write_file(Path('f'), 'raw')\n", encoding="utf-8")
     out, _, status = mypy_api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
                                    "--python-version", "3.11", str(snippet)])
@@ -92,7 +92,7 @@ def test_mypy_rejects_a_raw_str_at_a_sink(tmp_path: Path) -> None:
 
 
 def test_library_stream_redacts_what_it_is_given_across_writes(capsys: pytest.CaptureFixture[str]) -> None:
-    stream = sinks.stderr_stream()
+    stream = sinks.stderr_stream(Redactor())
     stream.write("reading pods with token ghp_")
     stream.write("abcdefghijklmnopqrstuvwxyz0123456789\n")
     assert capsys.readouterr().err == ""  # nothing leaves before the writer flushes

@@ -15,6 +15,8 @@ from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Finding
 from bot.models import LogExcerpt, LogSource, Target
+from bot.redact import Redactor
+from bot.redact import Redactor
 from bot.runbook import Runbook, load_runbook
 from bot.runbook.schema import LogCond
 from bot.signals.base import clip
@@ -22,11 +24,15 @@ from bot.signals.markers import LogView
 from bot.signals.names import SIGNALS
 from bot.signals.stages import INDEX, reached_at
 
+REDACTOR = Redactor()  # built once: the scenarios need no configured secrets
+
 ROOT = Path(__file__).resolve().parents[1]
+_REDACTOR = Redactor()
 
 
 def view(text: str, container: str = "main") -> LogView:
-    return LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container=container), text=text))
+    return LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container=container), text=text),
+                   REDACTOR.scan)
 
 
 HEAD_LOG = """RLINF_NODE_RANK: 0
@@ -141,6 +147,7 @@ def test_a_new_log_case_needs_yaml_only(tmp_path: Path) -> None:
         "FLUX-88: capacitor overloaded\nstep 2 skipped\n==== END logs for container runner of pod ci/runner-1 ====\n",
         encoding="utf-8")
     rb = load_runbook(rb_dir, known_signals=SIGNALS)
-    diag = diagnose(read_bundle(bundle), rb, datetime(2026, 11, 20, tzinfo=UTC), target=Target.parse("pod/runner-1"))
+    diag = diagnose(read_bundle(bundle), rb, datetime(2026, 11, 20, tzinfo=UTC), target=Target.parse("pod/runner-1"),
+                    redactor=REDACTOR)
     assert diag.findings[0].id == "ci.run.flux-capacitor"
     assert "line 2: FLUX-88" in diag.findings[0].evidence[0].text

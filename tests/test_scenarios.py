@@ -17,8 +17,12 @@ from bot.bundle import read_bundle
 from bot.checks import run_checks
 from bot.diagnose import diagnose
 from bot.models import Target, parse_time
+from bot.redact import Redactor
+from bot.redact import Redactor
 from bot.runbook import Runbook
 from bot.settings import Thresholds
+
+REDACTOR = Redactor()  # built once: the scenarios need no configured secrets
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 CASES = sorted(p.parent.name for p in SCENARIOS.glob("*/expect.yaml"))
@@ -28,6 +32,9 @@ KNOWN_DISAGREEMENTS = {
     "rlark-ray-wrapper-failed": "last_stage holds the job at the Head's stage (ray-cluster-forming) while a worker "
     "has not joined; the author expects the failing worker's own stage",
 }
+
+
+_REDACTOR = Redactor()
 
 
 def _expect(name: str) -> dict[str, Any]:
@@ -47,7 +54,7 @@ def test_scenario(name: str, runbook: Runbook, request: pytest.FixtureRequest) -
     evidence = read_bundle(SCENARIOS / name / "bundle")
     target = Target.parse(exp["target"], exp.get("namespace", ""))
     assert evidence.captured_at is not None
-    diag = diagnose(evidence, runbook, evidence.captured_at, target=target, thresholds=Thresholds())
+    diag = diagnose(evidence, runbook, evidence.captured_at, target=target, redactor=REDACTOR, thresholds=Thresholds())
     assert diag.found, diag.where
     got = [f.id for f in diag.findings]
     summary = f"{name}: findings {got}, last_stage {diag.last_stage}"

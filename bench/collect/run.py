@@ -65,12 +65,11 @@ def bot_diagnose(kubeconfig: Path) -> None:
 
 
 def bot_collect_in_process(kubeconfig: Path) -> None:
-    from bot.commands.live import collect_live
     from bot.models import Target
     from bot.settings import Settings
+    from bot.sources import LiveSource
 
-    collect_live(Target.parse(f"job/{JOB}"), kubeconfig=str(kubeconfig), context=None, namespace=None,
-                 settings=Settings(), progress=False)
+    LiveSource(kubeconfig=str(kubeconfig), context=None, settings=Settings()).for_target(Target.parse(f"job/{JOB}"))
 
 
 def kubectl_walk(kubeconfig: Path, home: Path) -> int:

@@ -59,6 +59,7 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     from bot.bundle import read_bundle
     from bot.diagnose import diagnose
     from bot.models import Target
+    from bot.redact import Redactor
     from bot.render import render_diagnosis
     from bot.runbook import load_runbook
     from bot.signals.names import SIGNALS
@@ -69,9 +70,10 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     runbook = load_runbook(known_signals=SIGNALS)
     t3 = time.perf_counter()
     now = evidence.captured_at or datetime.now(UTC)
-    diag = diagnose(evidence, runbook, now, target=Target.parse(f"job/{JOB}"))
+    redactor = Redactor()
+    diag = diagnose(evidence, runbook, now, target=Target.parse(f"job/{JOB}"), redactor=redactor)
     t4 = time.perf_counter()
-    text = str(render_diagnosis(diag, "text"))
+    text = str(render_diagnosis(diag, "text", redactor=redactor))
     t5 = time.perf_counter()
     if prof and profile_out:
         prof.disable()
@@ -232,7 +234,8 @@ def matching(bundle: Path, repeat: int, work: Path) -> MatchResult:
     patterns = sorted({c.pattern.pattern for c in conds})
     matcher = LogMatcher(conds)
     evidence = read_bundle(bundle)
-    views = [LogView(e) for e in evidence.logs]
+    scan = Redactor().scan
+    views = [LogView(e, scan) for e in evidence.logs]
 
     # The same text for both sides: every log section, in bundle order, one file for grep.
     text_file = work / "engine-logs.txt"

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from bot.bundle.errors import BundleError
 from bot.bundle.files import find_list_file
 from bot.bundle.reader import CLUSTER_SCOPED, NAMESPACED, SINGLE_CLUSTER, SnapshotIndex
 from bot.models import Evidence, KubeObject, LogExcerpt
-from bot.redact import SafeText, default_redactor
+from bot.redact import Redactor, SafeText
 from bot.sinks import write_file
 
 Scope = tuple[str, str, str]  # cluster, namespace ("" for cluster-scoped), file stem
@@ -46,9 +46,9 @@ class WriteReport:
 class _Redact:
     """The one place strings pass through `bot.redact` before touching disk (memoized: dumps repeat a lot)."""
 
-    def __init__(self, report: WriteReport, redact: Callable[[str], tuple[str, dict[str, int]]] | None) -> None:
+    def __init__(self, report: WriteReport, redactor: Redactor) -> None:
         self._report = report
-        self._fn = redact or _default_redact()
+        self._redactor = redactor
         self._cache: dict[str, str] = {}
 
     def text(self, value: str) -> str:
@@ -56,13 +56,14 @@ class _Redact:
 
     def final(self, document: str) -> SafeText:
         """The file as written: its parts are redacted already, so this pass finds nothing new (idempotent)."""
-        return default_redactor().redact(document).text
+        return self._redactor.redact(document).text
 
     def _run(self, value: str) -> tuple[str, bool]:
         cached = self._cache.get(value)
         if cached is not None:
             return cached, cached != value
-        out, counts = self._fn(value)
+        result = self._redactor.redact(value)
+        out, counts = str(result.text), result.counts
         for kind, n in counts.items():
             self._report.redactions[kind] = self._report.redactions.get(kind, 0) + n
         if len(value) < 512:  # memoize names, labels, images; long texts are rarely repeated
@@ -97,17 +98,6 @@ class _Redact:
                     out[key] = self.tree(v)
             return out
         return value
-
-
-def _default_redact() -> Callable[[str], tuple[str, dict[str, int]]]:
-    from bot.redact import default_redactor
-
-    redactor = default_redactor()
-
-    def run(text: str) -> tuple[str, dict[str, int]]:
-        result = redactor.redact(text)
-        return str(result.text), dict(result.counts)
-    return run
 
 
 def _dump(obj: KubeObject) -> dict[str, Any]:
@@ -177,11 +167,10 @@ class _Writer:
         self.put(rel / ("previous-logs.txt" if previous else "logs.txt"), "".join(parts))
 
 
-def write_bundle(evidence: Evidence, out: Path, *, listed: Iterable[Scope] = (),
-                 redact: Callable[[str], tuple[str, dict[str, int]]] | None = None) -> WriteReport:
+def write_bundle(evidence: Evidence, out: Path, *, redactor: Redactor, listed: Iterable[Scope] = ()) -> WriteReport:
     """Write `evidence` under `out` (must not exist, or be an empty directory). Atomic: a failed write leaves
     nothing behind. `listed`: the (cluster, namespace, stem) lists that were read, written even when empty.
-    `redact` defaults to `bot.redact.default_redactor()`."""
+    Every string passes `redactor` (the one built from settings: extra patterns and the bot's own tokens apply)."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise BundleError(f"{out}: already exists and is not an empty directory")
     report = WriteReport()
@@ -195,7 +184,7 @@ def write_bundle(evidence: Evidence, out: Path, *, listed: Iterable[Scope] = (),
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        writer = _Writer(tmp, _Redact(report, redact), report)
+        writer = _Writer(tmp, _Redact(report, redactor), report)
         for (cluster, ns, stem), items in sorted(buckets.items()):
             writer.write_list(cluster, ns, stem, items)
         for key, excerpts in sorted(_log_files(evidence.logs).items()):

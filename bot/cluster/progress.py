@@ -6,6 +6,7 @@ import sys
 import threading
 from typing import Protocol, TextIO
 
+from bot.redact import Redactor
 from bot.sinks import stderr_stream
 
 
@@ -28,10 +29,10 @@ class NullProgress:
 class RichProgress:
     """A single live status line on stderr (rich), replaced by a one-line summary at the end."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, redactor: Redactor, stream: TextIO | None = None) -> None:
         from rich.console import Console  # only interactive runs pay for importing rich
 
-        self._console = Console(file=stream or stderr_stream())
+        self._console = Console(file=stream or stderr_stream(redactor))
         self._status = self._console.status("connecting...", spinner="dots")
         self._status.start()
         self._lock = threading.Lock()
@@ -46,9 +47,9 @@ class RichProgress:
             self._console.print(f"[dim]{summary}[/]", highlight=False)
 
 
-def for_terminal(*, enabled: bool, stream: TextIO | None = None) -> Progress:
+def for_terminal(*, enabled: bool, redactor: Redactor, stream: TextIO | None = None) -> Progress:
     """Rich progress only when asked for and stderr is an interactive terminal."""
     out = stream or sys.stderr
     if enabled and out.isatty():
-        return RichProgress(stream)
+        return RichProgress(redactor, stream)
     return NullProgress()

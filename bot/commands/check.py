@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from bot.checks import run_checks
-from bot.commands.common import (
-    EXIT_OK,
-    CommandError,
-    load_settings,
-    load_snapshot,
-    parse_now,
-    resolve_now,
-    write_out,
-)
-from bot.render import render_checks
+from bot.commands.common import Runtime, interactive, parse_now
+from bot.errors import EXIT_OK
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,20 +18,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, rt: Runtime) -> int:
     now = parse_now(args.now)
-    settings = load_settings()
-    if args.snapshot:
-        evidence = load_snapshot(args.snapshot)
-    else:
-        from bot.cluster.errors import CollectionError
-        from bot.commands.live import collect_all  # the Kubernetes client loads only in live mode
-
-        try:
-            evidence = collect_all(kubeconfig=args.kubeconfig, context=args.context, settings=settings,
-                                   progress=sys.stderr.isatty() and args.format != "json")
-        except CollectionError as exc:
-            raise CommandError(str(exc)) from exc
-    alerts = run_checks(evidence, resolve_now(now, evidence), settings.thresholds)
-    write_out(render_checks(alerts, args.format))
+    checked = rt.service.check(source=rt.source(args), now=now, progress=rt.progress(enabled=interactive(args)))
+    rt.out(rt.service.render_checks(checked, fmt=args.format))
     return EXIT_OK

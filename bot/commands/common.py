@@ -1,40 +1,69 @@
-"""What the commands share: exit codes, time parsing, loading evidence from a bundle."""
+"""What the CLI commands share: the composition root (settings -> redactor -> service), time parsing, output."""
 
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
-from pathlib import Path
+import sys
+from dataclasses import dataclass
+from datetime import datetime
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
-from bot.bundle import BundleError, read_bundle
-from bot.models import Evidence, parse_time
-from bot.redact import SafeText, configure_default, default_redactor
+from bot.cluster.progress import Progress, for_terminal
+from bot.errors import UsageError
+from bot.models import Target, parse_time
+from bot.redact import Redactor, SafeText
+from bot.service import Service
 from bot.settings import Settings
 from bot.sinks import write_stderr, write_stdout
-
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
-
-
-class CommandError(Exception):
-    """A one-line reason for the user, with the exit status to use."""
-
-    def __init__(self, message: str, status: int = EXIT_ERROR) -> None:
-        super().__init__(message)
-        self.status = status
+from bot.sources import EvidenceSource, open_source
 
 
 def load_settings() -> Settings:
     """Settings from the environment, checked once at start; a bad value is one line naming the variable."""
     try:
-        settings = Settings()
-        configure_default(settings.redaction_with_own_secrets())
+        return Settings()
     except ValidationError as exc:
         err = exc.errors()[0]
         where = "__".join(str(p) for p in err["loc"] if not isinstance(p, int)).upper()
-        raise CommandError(f"bad setting RLARK_BOT_{where}: {err['msg']}", EXIT_USAGE) from exc
-    return settings
+        name = where if where.startswith(("SLACK_", "REDIS_", "PORT", "HOST")) else f"RLARK_BOT_{where}"
+        raise UsageError(f"bad setting {name}: {err['msg']}") from exc
+    except SettingsError as exc:
+        raise UsageError(f"bad setting: {exc}") from exc
+
+
+@dataclass
+class Runtime:
+    """Built once per process and handed to the command: nothing below it reaches for a global."""
+
+    settings: Settings
+    redactor: Redactor
+    service: Service
+
+    def say(self, message: str) -> None:
+        say(self.redactor, message)
+
+    def out(self, text: SafeText) -> None:
+        write_stdout(text)
+
+    def progress(self, *, enabled: bool) -> Progress:
+        return for_terminal(enabled=enabled, redactor=self.redactor)
+
+    def source(self, args: argparse.Namespace) -> EvidenceSource:
+        return open_source(snapshot=args.snapshot, kubeconfig=getattr(args, "kubeconfig", None),
+                           context=getattr(args, "context", None), settings=self.settings)
+
+
+def build_runtime() -> Runtime:
+    settings = load_settings()
+    redactor = Redactor(settings.redaction_with_own_secrets())
+    return Runtime(settings=settings, redactor=redactor, service=Service(settings=settings, redactor=redactor))
+
+
+def say(redactor: Redactor, message: str) -> None:
+    """A one-line message on stderr; it may quote evidence (names, paths), so it is redacted too."""
+    write_stderr(redactor.redact(message.rstrip("\n") + "\n").text)
 
 
 def parse_now(text: str | None) -> datetime | None:
@@ -42,28 +71,15 @@ def parse_now(text: str | None) -> datetime | None:
         return None
     parsed = parse_time(text)
     if parsed is None:
-        raise CommandError(f"--now {text!r} is not an RFC3339 time (e.g. 2026-11-20T08:00:00Z)", EXIT_USAGE)
+        raise UsageError(f"--now {text[:60]!r} is not an RFC3339 time (e.g. 2026-11-20T08:00:00Z)")
     return parsed
 
 
-def load_snapshot(path: str) -> Evidence:
+def parse_target(text: str, namespace: str) -> Target:
     try:
-        return read_bundle(Path(path))
-    except BundleError as exc:
-        raise CommandError(f"cannot read snapshot {path}: {exc}") from exc
-
-
-def resolve_now(explicit: datetime | None, evidence: Evidence) -> datetime:
-    return explicit or evidence.captured_at or datetime.now(UTC)
-
-
-def write_out(text: SafeText) -> None:
-    write_stdout(text)
-
-
-def say(message: str) -> None:
-    """A one-line message on stderr; it may quote evidence (names, paths), so it is redacted too."""
-    write_stderr(default_redactor().redact(message.rstrip("\n") + "\n").text)
+        return Target.parse(text, namespace)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def add_source_args(p: argparse.ArgumentParser) -> None:
@@ -71,3 +87,7 @@ def add_source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kubeconfig", metavar="FILE", help="kubeconfig for live mode")
     p.add_argument("--context", metavar="CTX", help="kubeconfig context of the RLark control plane (or the cluster)")
     p.add_argument("--namespace", "-n", metavar="NS", default="", help="namespace of a pod or runner target")
+
+
+def interactive(args: argparse.Namespace) -> bool:
+    return sys.stderr.isatty() and getattr(args, "format", "text") not in ("json", "slack")

@@ -3,26 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from bot.commands.common import (
-    EXIT_NOT_FOUND,
-    EXIT_OK,
-    EXIT_USAGE,
-    CommandError,
-    add_source_args,
-    load_settings,
-    load_snapshot,
-    parse_now,
-    resolve_now,
-    write_out,
-)
-from bot.diagnose import diagnose
-from bot.models import Evidence, Target
-from bot.render import FORMATS, render_diagnosis
-from bot.runbook import RunbookError, load_runbook
-from bot.settings import Settings
-from bot.signals.names import SIGNALS
+from bot.commands.common import Runtime, add_source_args, interactive, parse_now, parse_target
+from bot.errors import EXIT_OK
+from bot.render import FORMATS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,40 +19,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
-def parse_target(text: str, namespace: str) -> Target:
-    try:
-        return Target.parse(text, namespace)
-    except ValueError as exc:
-        raise CommandError(str(exc), EXIT_USAGE) from exc
-
-
-def gather(args: argparse.Namespace, target: Target, settings: Settings) -> Evidence:
-    if args.snapshot:
-        return load_snapshot(args.snapshot)
-    from bot.cluster.errors import CollectionError, TargetNotFound
-    from bot.commands.live import collect_live  # the Kubernetes client loads only in live mode
-
-    progress = sys.stderr.isatty() and getattr(args, "format", "text") != "json"
-    try:
-        return collect_live(target, kubeconfig=args.kubeconfig, context=args.context,
-                            namespace=args.namespace or None, settings=settings, progress=progress)
-    except TargetNotFound as exc:
-        raise CommandError(f"{target} not found: looked in {exc.where}", EXIT_NOT_FOUND) from exc
-    except CollectionError as exc:
-        raise CommandError(str(exc)) from exc
-
-
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, rt: Runtime) -> int:
     target = parse_target(args.target, args.namespace)
     now = parse_now(args.now)
-    settings = load_settings()
-    try:
-        runbook = load_runbook(known_signals=SIGNALS)
-    except RunbookError as exc:
-        raise CommandError(f"runbook: {exc}") from exc
-    evidence = gather(args, target, settings)
-    diag = diagnose(evidence, runbook, resolve_now(now, evidence), target=target, thresholds=settings.thresholds)
-    if not diag.found:
-        raise CommandError(f"{target} not found: {diag.where}", EXIT_NOT_FOUND)
-    write_out(render_diagnosis(diag, args.format, args.lang))
+    source = rt.source(args)
+    diag = rt.service.diagnose(target, source=source, now=now, progress=rt.progress(enabled=interactive(args)))
+    rt.out(rt.service.render(diag, fmt=args.format, lang=args.lang))
     return EXIT_OK

@@ -7,8 +7,8 @@ import sys
 from collections import Counter
 from typing import Any, BinaryIO
 
-from bot.commands.common import load_settings, say
-from bot.redact import default_redactor, redact_stream
+from bot.commands.common import Runtime
+from bot.redact import redact_stream
 from bot.sinks import stdout_bytes
 
 
@@ -21,12 +21,12 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="files to redact (default: stdin)")
     parser.add_argument("--summary", action="store_true", help="print 'redacted N values (kinds)' to stderr")
-    parser.set_defaults(func=run)
+    parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    load_settings()  # extra patterns, allowlist and the bot's own secrets apply here too
-    redactor = default_redactor()
+def run(args: argparse.Namespace, rt: Runtime) -> int:
+    redactor = rt.redactor  # extra patterns, allowlist and the bot's own secrets apply here too
+    say = rt.say
     out: BinaryIO = stdout_bytes()
     counts: Counter[str] = Counter()
     files: list[str] = list(getattr(args, "files", []) or [])

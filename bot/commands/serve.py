@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from bot.commands.common import CommandError
+from bot.commands.common import Runtime
+from bot.errors import UserError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -12,5 +13,5 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    raise CommandError("serve: the Slack app is not included in this release; use `diagnose` and `check`")
+def run(args: argparse.Namespace, rt: Runtime) -> int:
+    raise UserError("serve: the Slack app is not wired yet")

@@ -9,19 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.bundle import BundleError
-from bot.bundle.writer import Scope, listed_in_bundle, write_bundle
-from bot.commands.common import (
-    EXIT_NOT_FOUND,
-    EXIT_OK,
-    EXIT_USAGE,
-    CommandError,
-    add_source_args,
-    load_settings,
-    load_snapshot,
-    say,
-)
-from bot.models import Evidence, Target
+from bot.commands.common import Runtime, add_source_args, parse_target
+from bot.errors import EXIT_OK
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,49 +21,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
-def _from_bundle(src: str, target: Target) -> tuple[Evidence, set[Scope]]:
-    evidence = load_snapshot(src)
-    present = {
-        "Job": [j.name for j in evidence.jobs],
-        "Pod": [p.name for p in evidence.pods if not target.namespace or p.namespace == target.namespace],
-        "EphemeralRunner": [r.name for r in evidence.ephemeral_runners
-                            if not target.namespace or r.namespace == target.namespace],
-    }[target.kind.value]
-    if target.name not in present:
-        raise CommandError(f"{target} not found in snapshot {src}", EXIT_NOT_FOUND)
-    return evidence, listed_in_bundle(Path(src))
-
-
-def _from_live(args: argparse.Namespace, target: Target) -> tuple[Evidence, set[Scope]]:
-    from bot.cluster.collector import collect  # the Kubernetes client loads only in live mode
-    from bot.cluster.errors import CollectionError, TargetNotFound
-    from bot.cluster.progress import for_terminal
-
-    try:
-        collected = collect(target, kubeconfig=args.kubeconfig, context=args.context,
-                            namespace=args.namespace or None, settings=load_settings(),
-                            progress=for_terminal(enabled=True))
-    except TargetNotFound as exc:
-        raise CommandError(f"{target} not found in {exc.where}", EXIT_NOT_FOUND) from exc
-    except CollectionError as exc:
-        raise CommandError(str(exc)) from exc
-    return collected.to_evidence(), collected.listed
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        target = Target.parse(args.target, args.namespace)
-    except ValueError as exc:
-        raise CommandError(str(exc), EXIT_USAGE) from exc
+def run(args: argparse.Namespace, rt: Runtime) -> int:
+    target = parse_target(args.target, args.namespace)
     out = Path(args.output)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CommandError(f"--output {out}: already exists and is not empty", EXIT_USAGE)
-    evidence, listed = _from_bundle(args.snapshot, target) if args.snapshot else _from_live(args, target)
-    try:
-        report = write_bundle(evidence, out, listed=listed)
-    except (BundleError, OSError) as exc:
-        raise CommandError(f"cannot write {out}: {exc}") from exc
-    say(f"rlark-bot: wrote {out} ({report.files} files, {report.redacted} redactions)")
-    for problem in evidence.problems:
-        say(f"rlark-bot: incomplete: {problem}")
+    done = rt.service.snapshot(target, source=rt.source(args), out=out,
+                               progress=rt.progress(enabled=args.snapshot is None))
+    rt.say(f"rlark-bot: wrote {out} ({done.report.files} files, {done.report.redacted} redactions)")
+    for problem in done.problems:
+        rt.say(f"rlark-bot: incomplete: {problem}")
     return EXIT_OK

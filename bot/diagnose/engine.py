@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
+from bot.diagnose.explain import Roles, hit_explains, mark_explained
 from bot.diagnose.facts import first_error, gather_facts
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger, prefilter_all
@@ -11,9 +13,11 @@ from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.diagnose.scope import PodCtx, Scope, scope_evidence
 from bot.models import Evidence, Target, TargetKind
+from bot.redact import Redactor
 from bot.runbook.schema import Case, Runbook
 from bot.settings import Thresholds
-from bot.signals.base import EvidenceItem, Hit, SignalContext
+from bot.signals.base import EvidenceItem, Hit, LogAt, SignalContext
+from bot.signals.logtime import line_time
 from bot.signals.registry import REGISTRY
 from bot.signals.stages import INDEX, job_last_stage
 
@@ -52,13 +56,32 @@ def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
     return hits
 
 
-def _finding(case: Case, hits: list[Hit]) -> Finding:
+def _refine(case: Case, hits: list[Hit], times: _LineTimes) -> list[Hit]:
+    """Copies of `hits` (signal hits are shared between cases) with the stage each one shows - never earlier
+    than where the case can fail - and, for log lines, the time stamped on or just above the line."""
     static = INDEX[case.fails_at]
+    out = []
+    for h in hits:
+        stage = max(static, h.stage if h.stage is not None else static)
+        when = h.when if h.when is not None or h.at is None else times.at(h.at)
+        out.append(replace(h, stage=stage, when=when))
+    return out
 
-    def stage_of(h: Hit) -> int:
-        # A hit's own position refines the case's stage, never earlier than where the case can fail.
-        return max(static, h.stage if h.stage is not None else static)
 
+class _LineTimes:
+    """Times of decisive log lines, read once per line from the views of the scope."""
+
+    def __init__(self, scope: Scope, year: int) -> None:
+        self._views = {(c.key, v.excerpt.source.container, v.excerpt.source.previous): v
+                       for c in scope.pods for v in c.logs}
+        self._year = year
+
+    def at(self, at: LogAt) -> datetime | None:
+        view = self._views.get((at.pod, at.container, at.previous))
+        return None if view is None else line_time(view.text, at.offset, year=self._year)
+
+
+def _finding(case: Case, hits: list[Hit]) -> Finding:
     # One hit per pod (the first trigger that fired there), head and earliest stage first.
     per_pod: dict[str, Hit] = {}
     loose: list[Hit] = []
@@ -67,20 +90,20 @@ def _finding(case: Case, hits: list[Hit]) -> Finding:
             loose.append(h)
         else:
             per_pod.setdefault(h.pod, h)
-    ordered = loose + sorted(per_pod.values(), key=stage_of)
+    ordered = loose + sorted(per_pod.values(), key=lambda h: h.stage or 0)
     evidence = []
     for h in ordered:
         for item in h.evidence:
             if item not in evidence:
                 evidence.append(item)
-    stage = min(stage_of(h) for h in ordered)
+    stage = min(h.stage or 0 for h in ordered)
     when = min((h.when for h in ordered if h.when is not None), default=None)
     if len(evidence) > MAX_EVIDENCE:
         extra = len(evidence) - MAX_EVIDENCE
         evidence = evidence[:MAX_EVIDENCE]
         evidence.append(EvidenceItem("", f"… and {extra} more"))
     return Finding(case=case, evidence=evidence, pods=sorted(per_pod), stage=stage, when=when,
-                   earlier_instance=any(h.earlier_instance for h in ordered))
+                   earlier_instance=any(h.earlier_instance for h in ordered), hits=loose + list(per_pod.values()))
 
 
 def _one_unit(matched: dict[str, list[Hit]], target: Target) -> None:
@@ -91,17 +114,25 @@ def _one_unit(matched: dict[str, list[Hit]], target: Target) -> None:
                 h.pod = str(target)
 
 
-def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook) -> None:
-    """A case that explains another on the same pod removes the other's hits there. (Catch-alls are not
-    dropped: ranking puts them after the specific cases, and what they add stays visible.)"""
+def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Roles) -> None:
+    """A case that explains another on the same pod removes the other's hits there - unless the other came
+    first on that pod and so explains it (the prepare script failed, then the Ray CLI was missing). Catch-alls
+    are not dropped: ranking puts them after the specific cases, and what they add stays visible."""
     for case_id, hits in list(matched.items()):
-        pods = {h.pod for h in hits}
         case = runbook.cases[case_id]
         for ref in case.supersedes:
-            if ref in matched:
-                matched[ref] = [h for h in matched[ref] if h.pod not in pods]
+            if ref not in matched:
+                continue
+            severity = runbook.cases[ref].severity
+            matched[ref] = [h for h in matched[ref] if not any(
+                s.pod == h.pod and not hit_explains(h, severity, s, roles) for s in hits)]
     for case_id in [c for c, h in matched.items() if not h]:
         del matched[case_id]
+
+
+def _roles(scope: Scope) -> Roles:
+    return Roles(heads=frozenset(c.key for c in scope.pods if c.is_head),
+                 workers=frozenset(c.key for c in scope.pods if c.task is not None and not c.is_head))
 
 
 def _decisive_line(findings: list[Finding]) -> FirstError | None:
@@ -115,14 +146,15 @@ def _decisive_line(findings: list[Finding]) -> FirstError | None:
     return None
 
 
-def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Target,
+def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Target, redactor: Redactor,
              thresholds: Thresholds | None = None) -> Diagnosis:
-    scope = scope_evidence(evidence, target)
+    """Pure: no I/O. `redactor` finds the credentials the evidence shows (the finding, and masks in evidence lines)."""
+    scope = scope_evidence(evidence, target, scan=redactor.scan)
     diag = Diagnosis(target=target, found=scope.found, where=scope.where, now=now,
                      problems=list(evidence.problems), not_collected=list(evidence.not_collected))
     if not scope.found:
         return diag
-    sc = SignalContext(scope=scope, now=now, thresholds=thresholds or Thresholds())
+    sc = SignalContext(scope=scope, now=now, thresholds=thresholds or Thresholds(), scan=redactor.scan)
     matcher = _matcher(runbook)
     candidates = prefilter_all(matcher, [v for c in scope.pods for v in c.logs])
     orphan_events = [PodCtx(name=target.name, cluster="", namespace="", events=scope.events)] if scope.events else []
@@ -132,8 +164,13 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
         if hits:
             matched[case.id] = hits
     _one_unit(matched, target)
-    _drop_superseded(matched, runbook)
-    diag.findings = rank([_finding(runbook.cases[c], h) for c, h in matched.items()])
+    times = _LineTimes(scope, now.year)
+    matched = {c: _refine(runbook.cases[c], h, times) for c, h in matched.items()}
+    roles = _roles(scope)
+    _drop_superseded(matched, runbook, roles)
+    findings = [_finding(runbook.cases[c], h) for c, h in matched.items()]
+    mark_explained(findings, roles)
+    diag.findings = rank(findings)
     diag.last_stage = job_last_stage(scope)
     diag.first_error = first_error(scope) or _decisive_line(diag.findings)
     diag.facts = gather_facts(scope)

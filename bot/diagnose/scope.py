@@ -7,6 +7,7 @@ either way, so the engine never needs to know where the evidence came from.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -27,6 +28,7 @@ from bot.models import (
 )
 from bot.models.k8s import InvolvedObject
 from bot.models.rlark import JOB_LABEL
+from bot.redact import Detection
 from bot.signals.markers import LogView
 
 MEMBER_NAMESPACE = "rlark-system"
@@ -110,7 +112,7 @@ def _event_time(e: Event) -> tuple[bool, datetime | None]:
 class _Index:
     """Lookups over the whole evidence, built once per scoping."""
 
-    def __init__(self, ev: Evidence) -> None:
+    def __init__(self, ev: Evidence, scan: Callable[[str], list[Detection]]) -> None:
         self.ev = ev
         self.events_by_object: dict[tuple[str, str, str], list[Event]] = {}
         for e in ev.events:
@@ -122,7 +124,7 @@ class _Index:
         self.logs: dict[tuple[str, str, str], list[LogView]] = {}
         for excerpt in ev.logs:
             s = excerpt.source
-            self.logs.setdefault((s.cluster, s.namespace, s.pod), []).append(LogView(excerpt))
+            self.logs.setdefault((s.cluster, s.namespace, s.pod), []).append(LogView(excerpt, scan))
 
     def fill(self, ctx: PodCtx) -> None:
         ctx.events.extend(self.events_by_object.get((ctx.cluster, "Pod", ctx.name), []))
@@ -241,8 +243,9 @@ def _scope_pod(target: Target, ev: Evidence, idx: _Index) -> Scope:
     return scope
 
 
-def scope_evidence(evidence: Evidence, target: Target) -> Scope:
-    idx = _Index(evidence)
+def scope_evidence(evidence: Evidence, target: Target, *, scan: Callable[[str], list[Detection]]) -> Scope:
+    """The part of the evidence `target` concerns. `scan` is the redactor's credential scan for log views."""
+    idx = _Index(evidence, scan)
     if target.kind is TargetKind.JOB:
         return _scope_job(target, evidence, idx)
     return _scope_pod(target, evidence, idx)

@@ -12,8 +12,16 @@ from bot.models.ci import EphemeralRunner, NamespaceOffloading, NodeClaim, NodeP
 from bot.models.k8s import Event, Lease, Node, PersistentVolumeClaim, Pod, StatefulSet
 from bot.models.rlark import Job, PodMirror, RNode, Task
 
-JOB_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
-K8S_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$")
+JOB_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")  # always used with fullmatch: "x\n" is invalid
+K8S_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?")
+NAMESPACE_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+ECHO_MAX = 200
+
+
+def echo(text: str, limit: int = ECHO_MAX) -> str:
+    """What the user typed, quoted for a one-line message: control characters escaped, at most `limit` chars."""
+    shown = repr(text[:limit])
+    return shown + ("..." if len(text) > limit else "")
 
 
 class TargetKind(StrEnum):
@@ -39,14 +47,16 @@ class Target(BaseModel):
         kinds = {"job": TargetKind.JOB, "pod": TargetKind.POD, "runner": TargetKind.RUNNER}
         kind = kinds.get(prefix.lower())
         if kind is None:
-            raise ValueError(f"unknown target kind {prefix!r}: use job/<name>, pod/<name> or runner/<name>")
-        if kind is TargetKind.JOB and not JOB_NAME.match(name):
+            raise ValueError(f"unknown target kind {echo(prefix, 40)}: use job/<name>, pod/<name> or runner/<name>")
+        if kind is TargetKind.JOB and not JOB_NAME.fullmatch(name):
             raise ValueError(
-                f"invalid job name {name!r}: 1-63 lowercase letters, digits or hyphens, "
+                f"invalid job name {echo(name)}: 1-63 lowercase letters, digits or hyphens, "
                 "not starting or ending with a hyphen"
             )
-        if kind is not TargetKind.JOB and not K8S_NAME.match(name):
-            raise ValueError(f"invalid {prefix} name {name!r}: not a Kubernetes object name")
+        if kind is not TargetKind.JOB and not K8S_NAME.fullmatch(name):
+            raise ValueError(f"invalid {prefix.lower()} name {echo(name)}: not a Kubernetes object name")
+        if namespace and not NAMESPACE_NAME.fullmatch(namespace):
+            raise ValueError(f"invalid namespace {echo(namespace)}: not a Kubernetes namespace name")
         return cls(kind=kind, name=name, namespace=namespace)
 
     def __str__(self) -> str:

@@ -4,10 +4,10 @@ Pure: stdlib, pydantic and (optionally) hyperscan; nothing here knows about Kube
 """
 
 from bot.redact.config import RedactionSettings
-from bot.redact.engine import Redactor, configure_default, default_redactor, install_default
+from bot.redact.engine import Redactor
 from bot.redact.results import Detection, Redacted
 from bot.redact.safetext import SafeText
-from bot.redact.sealed import SafeValue, seal
+from bot.redact.sealed import SafeValue, dump_json, seal
 from bot.redact.stream import redact_stream
 
 __all__ = [
@@ -17,9 +17,7 @@ __all__ = [
     "Redactor",
     "SafeText",
     "SafeValue",
-    "configure_default",
-    "default_redactor",
-    "install_default",
+    "dump_json",
     "redact_stream",
     "seal",
 ]

@@ -397,23 +397,6 @@ def _b64_known(forms: frozenset[str]) -> frozenset[str]:
     return frozenset(f for f in forms if set(f) <= _B64_CHARS)
 
 
-_default: list[Redactor] = []  # one process-wide redactor, so the CLI's settings reach every sink
-
-
-def default_redactor() -> Redactor:
-    if not _default:
-        _default.append(Redactor())
-    return _default[0]
-
-
-def configure_default(settings: RedactionSettings) -> Redactor:
-    """Install the redactor built from settings (extra patterns, allowlist, the bot's own secrets)."""
-    return install_default(Redactor(settings))
-
-
-def install_default(redactor: Redactor) -> Redactor:
-    _default[:] = [redactor]
-    return redactor
 
 
 def redacted_counts(results: Iterable[Redacted]) -> Mapping[str, int]:

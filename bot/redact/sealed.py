@@ -8,9 +8,12 @@ explicitly by the caller.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final
+
+from bot.redact.safetext import SafeText, mint
 
 if TYPE_CHECKING:
     from bot.redact.engine import Redactor
@@ -54,3 +57,10 @@ def seal(value: Any, redactor: Redactor, *, verbatim: Collection[str] = ()) -> S
         raise TypeError(f"cannot seal a {type(node).__name__}: only JSON values")
 
     return SafeValue(walk(value), counts, _MINT)
+
+
+def dump_json(value: SafeValue, *, indent: int | None = None) -> SafeText:
+    """Serialise a sealed value: every string in it has passed the redactor already."""
+    if not isinstance(value, SafeValue):
+        raise TypeError(f"dump_json got {type(value).__name__}, not SafeValue: seal it first")
+    return mint(json.dumps(value.value, ensure_ascii=False, indent=indent) + "\n")

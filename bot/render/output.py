@@ -13,7 +13,8 @@ import jinja2
 
 from bot.checks.alerts import Alert
 from bot.diagnose.result import Diagnosis
-from bot.redact import Redactor, SafeText, default_redactor
+from bot.redact import Redactor, SafeText, dump_json, seal
+from bot.render.plain import plain
 from bot.render.report import build_report, contract_json
 
 FORMATS = ("text", "markdown", "json", "ticket")
@@ -54,8 +55,8 @@ def _summary(counts: Mapping[str, int], lang: str) -> str:
     return f"redacted {total} value(s)" + (f" ({kinds})" if total else "")
 
 
-def render_diagnosis(diag: Diagnosis, fmt: str, lang: str = "en", redactor: Redactor | None = None) -> SafeText:
-    redactor = redactor or default_redactor()
+def render_diagnosis(diag: Diagnosis, fmt: str, lang: str = "en", *, redactor: Redactor) -> SafeText:
+    """Text, markdown and ticket are for people: escapes and control characters from logs are dropped."""
     report = build_report(diag, lang)
     if fmt == "json":
         doc = _scrub(contract_json(report), redactor)
@@ -64,18 +65,20 @@ def render_diagnosis(diag: Diagnosis, fmt: str, lang: str = "en", redactor: Reda
         return redactor.redact(json.dumps(doc, ensure_ascii=False, indent=2) + "\n").text
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
-    body = _env().get_template(f"{fmt}.j2").render(r=report)
+    body = plain(_env().get_template(f"{fmt}.j2").render(r=report))
     safe = redactor.redact(body).text
     footer = redactor.redact(_summary(redaction_counts(safe) + report["withheld"], lang) + "\n").text
     return redactor.safe_join([safe, footer])
 
 
-def render_checks(alerts: list[Alert], fmt: str, redactor: Redactor | None = None) -> SafeText:
-    redactor = redactor or default_redactor()
+def render_checks(alerts: list[Alert], fmt: str, *, redactor: Redactor) -> SafeText:
+    """Alert keys and object references are identifiers the bot builds (CONTRACT §6): never masked. Every other
+    string is redacted on its own, so a field name such as `key` cannot make its value look like a secret."""
     if fmt == "json":
         doc = {"alerts": [{"check": a.check, "key": a.key, "case": a.case, "object": a.object, "severity": a.severity,
                            "since": a.since.strftime("%Y-%m-%dT%H:%M:%SZ") if a.since else None,
-                           "summary": a.summary} for a in alerts]}
-        return redactor.redact(json.dumps(_scrub(doc, redactor), ensure_ascii=False, indent=2) + "\n").text
-    body = _env().get_template("checks.j2").render(alerts=alerts)
+                           "summary": plain(a.summary)} for a in alerts]}
+        ids = [s for a in alerts for s in (a.key, a.object)]
+        return dump_json(seal(doc, redactor, verbatim=ids), indent=2)
+    body = plain(_env().get_template("checks.j2").render(alerts=alerts))
     return redactor.redact(body).text

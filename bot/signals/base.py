@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.redact import Detection
 from bot.settings import Thresholds
 
 if TYPE_CHECKING:
@@ -46,6 +47,18 @@ class Hit:
     stage: int | None = None
     when: datetime | None = None
     earlier_instance: bool = False  # seen in a container's previous instance: it happened before the current one
+    at: LogAt | None = None  # the decisive log line, for "which came first" within one container
+    concrete: bool = True  # False for waits and retries (the Head waiting for nodes): symptoms, never causes
+
+
+@dataclass(frozen=True)
+class LogAt:
+    """Where a hit's decisive line sits: one container's log (current or previous instance) and an offset."""
+
+    pod: str
+    container: str
+    previous: bool
+    offset: int
 
 
 @dataclass
@@ -53,6 +66,7 @@ class SignalContext:
     scope: Scope
     now: datetime
     thresholds: Thresholds
+    scan: Callable[[str], list[Detection]]  # the redactor's credential scan (never a module-level default)
     cache: dict[str, list[Hit]] = field(default_factory=dict)
 
 
@@ -66,6 +80,11 @@ def signal(name: str) -> Callable[[Signal], Signal]:
         return fn
 
     return register
+
+
+def log_at(view: LogView, pos: int) -> LogAt:
+    s = view.excerpt.source
+    return LogAt(f"{s.cluster}/{s.namespace}/{s.pod}", s.container, s.previous, pos)
 
 
 def log_item(view: LogView, pos: int, *, prefix: str = "", context: bool = True) -> EvidenceItem:

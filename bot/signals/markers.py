@@ -9,11 +9,12 @@ only for the handful of positions that matter.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from bot.models import LogExcerpt
-from bot.redact import Detection, default_redactor
+from bot.redact import Detection
 
 RANK = "RLINF_NODE_RANK:"
 PREPARE = "Executing prepare script..."
@@ -32,7 +33,9 @@ WORKER_EXIT = re.compile(r"Ray worker process exited with code (-?\d+)")
 # Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
 ERROR_LINE = re.compile(
     r"(?i)(?:\b(?:error|errno|exception|traceback|fatal|panic|failed|failure|killed|aborted|abort|denied|"
-    r"refused|timed out|timeout|cannot|could not|unable to|not found|segmentation fault|core dumped)\b|"
+    r"refused|timed out|timeout|cannot|could not|unable to|not found|segmentation fault|core dumped|"
+    r"no such file or directory|read-only file system|no space left on device|EnvironmentNameNotFound)\b|"
+    r"错误|失败|异常|超时|断开|急停|"
     r"\bE\d{4} \d\d:\d\d|^\s*\w+(?:\.\w+)*(?:Error|Exception):)"
 )
 BENIGN = re.compile(
@@ -43,6 +46,15 @@ BENIGN = re.compile(
     r"if .* fails|will retry|retrying|fallback|Timeout\w*=|timeout=\d|timeout_s|"
     r"^\s*(?:#|//)"
 )
+
+
+NOTE_LINE = re.compile(r"(?i)^\s*[\[(]?(?:warn(?:ing)?|info|notice|debug)\b")
+
+
+def starts_as_note(line: str) -> bool:
+    """A line that announces itself as a warning or a note ("Warning: Ray cluster check failed, proceeding
+    anyway."): worth reporting, but it describes a symptom rather than the failure that caused it."""
+    return bool(NOTE_LINE.search(line))
 
 
 def is_error_line(line: str) -> bool:
@@ -60,6 +72,7 @@ class LogView:
     """One container log with lazily located markers."""
 
     excerpt: LogExcerpt
+    scan: Callable[[str], list[Detection]]  # the redactor's scan(), passed down from the composition root
     _line_cache: dict[int, int] = field(default_factory=dict, repr=False)
     text: str = field(init=False, repr=False)
 
@@ -78,7 +91,7 @@ class LogView:
     @cached_property
     def detections(self) -> list[Detection]:
         """Credentials in this log, found on the whole text so values spanning lines (PEM) are caught."""
-        return default_redactor().scan(self.text)
+        return self.scan(self.text)
 
     def _masked(self, start: int, end: int) -> str:
         """text[start:end] with every detected credential replaced, so evidence lines never carry one."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from bot.redact import default_redactor
 from bot.signals.base import EvidenceItem, Hit, SignalContext, signal
 
 MAX_ITEMS = 8
@@ -23,8 +22,8 @@ def _masks(text: str) -> Iterator[tuple[int, str]]:
         yield text.count("\n", 0, mark.start()) + 1, mark.group(1)
 
 
-def _found(text: str) -> list[tuple[int, str]]:
-    return [(d.line, d.kind) for d in default_redactor().scan(text)] + list(_masks(text))
+def _found(sc: SignalContext, text: str) -> list[tuple[int, str]]:
+    return [(d.line, d.kind) for d in sc.scan(text)] + list(_masks(text))
 
 
 @signal("risk.credentials")
@@ -39,7 +38,7 @@ def credentials(sc: SignalContext) -> list[Hit]:
             for c in ctx.pod.spec.containers + ctx.pod.spec.init_containers:
                 for env in c.env:
                     value = env.get("value")
-                    if isinstance(value, str) and _found(f"{env.get('name', '')}={value}"):
+                    if isinstance(value, str) and _found(sc, f"{env.get('name', '')}={value}"):
                         items.append(EvidenceItem(f"{ctx.key}:{c.name}",
                                                   f"env {env.get('name')}: a credential in plain text (withheld)",
                                                   withheld="env-value"))
@@ -49,7 +48,7 @@ def credentials(sc: SignalContext) -> list[Hit]:
             for field_name, script in (("prepareScript", task.prepare_script), ("runScript", task.run_script)):
                 items += [EvidenceItem(f"{job.ref()}:spec.tasks[{task.name}].{field_name}",
                                        f"line {line}: a {kind} value (withheld)", withheld=kind)
-                      for line, kind in _found(script)]
+                      for line, kind in _found(sc, script)]
     if not items:
         return []
     unique = list(dict.fromkeys(items))

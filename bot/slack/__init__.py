@@ -1,1 +1,4 @@
-"""The Slack app: factory, Socket Mode and HTTP adapters, middleware. The only package (with handlers/) that imports the Slack SDK."""
+"""The Slack app: factory, Socket Mode and HTTP adapters, middleware.
+
+With handlers/, the only code that imports the Slack SDK.
+"""

@@ -15,6 +15,7 @@ from bot.cluster import resources as R
 from bot.cluster.collector import collect
 from bot.diagnose import diagnose_target
 from bot.models import Evidence, Target, TargetKind
+from bot.redact import Redactor
 from bot.runbook import Runbook
 from bot.settings import Settings
 from cluster.conftest import scenario_dirs
@@ -36,7 +37,8 @@ def _cluster_of(target: Target, clusters: dict[str, ClusterData], control_plane:
 
 def _findings(evidence: Evidence, target: Target, runbook: Runbook, settings: Settings) -> tuple[list[str], str]:
     assert evidence.captured_at is not None
-    diag = diagnose_target(evidence, target, runbook=runbook, now=evidence.captured_at, settings=settings)
+    diag = diagnose_target(evidence, target, runbook=runbook, now=evidence.captured_at, settings=settings,
+                           redactor=Redactor())
     return [f.id for f in diag.findings], diag.last_stage
 
 
@@ -58,7 +60,7 @@ def test_live_equals_bundle_and_round_trip(scenario: Path, runbook: Runbook, tmp
     expected = _findings(from_bundle, target, runbook, settings)
     assert _findings(live, target, runbook, settings) == expected
 
-    report = write_bundle(live, tmp_path / "snap", listed=collected.listed)
+    report = write_bundle(live, tmp_path / "snap", redactor=Redactor(), listed=collected.listed)
     ids, stage = _findings(read_bundle(tmp_path / "snap"), target, runbook, settings)
     # The written bundle is redacted; its masks still prove the exposure, so the answer is the same.
     if CREDENTIALS in expected[0]:

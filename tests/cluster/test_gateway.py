@@ -16,6 +16,7 @@ from bot.cluster.budget import Stats
 from bot.cluster.collector import collect
 from bot.diagnose import diagnose_target
 from bot.models import Evidence, Target
+from bot.redact import Redactor
 from bot.runbook import Runbook
 from bot.settings import CollectionBudget, Settings
 from cluster.conftest import SCENARIOS
@@ -82,14 +83,15 @@ def test_head_unreachable_is_found_only_with_the_gateway_logs(runbook: Runbook, 
         assert {r.method for r in api.requests} == {"GET"}
         assert ev.incomplete and any("gpu-a" in p and "no kubeconfig context" in p for p in ev.problems)
         assert expected.captured_at is not None
-        diag = diagnose_target(ev, target, runbook=runbook, now=expected.captured_at, settings=cfg)
+        diag = diagnose_target(ev, target, runbook=runbook, now=expected.captured_at, settings=cfg,
+                                redactor=Redactor())
         found[with_gateway] = [f.id for f in diag.findings]
     assert "rlark.ray.head-unreachable" not in found[False]
     assert found[True][0] == "rlark.ray.head-unreachable"
     # A snapshot of that answer keeps the gateway's logs and gives the same findings.
-    write_bundle(ev, tmp_path / "snap", listed=collected.listed)
+    write_bundle(ev, tmp_path / "snap", redactor=Redactor(), listed=collected.listed)
     again = diagnose_target(read_bundle(tmp_path / "snap"), target, runbook=runbook, now=expected.captured_at,
-                            settings=Settings())
+                            settings=Settings(), redactor=Redactor())
     assert [f.id for f in again.findings] == found[True]
 
 

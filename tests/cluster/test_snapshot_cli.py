@@ -11,6 +11,7 @@ import pytest
 from bot.bundle import read_bundle
 from bot.cli import main
 from bot.cluster.progress import NullProgress, RichProgress, for_terminal
+from bot.redact import Redactor
 from cluster.standin import StandIn
 
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -53,7 +54,7 @@ def test_partial_snapshot_keeps_missing_apart_from_empty(tmp_path: Path, standin
 
 
 @pytest.mark.parametrize(("argv", "status", "message"), [
-    (["snapshot", "job/nope"], 3, "not found in"),
+    (["snapshot", "job/nope"], 3, "not found: looked in"),
     (["snapshot", "Bad_Name"], 2, "invalid job name"),
 ])
 def test_snapshot_exit_codes(tmp_path: Path, standin: StandIn, kubeconfig: Path, argv: list[str], status: int,
@@ -71,16 +72,16 @@ def test_snapshot_refuses_a_non_empty_output(tmp_path: Path, kubeconfig: Path) -
 
 
 def test_progress_only_on_a_terminal() -> None:
-    assert isinstance(for_terminal(enabled=True, stream=io.StringIO()), NullProgress)
+    assert isinstance(for_terminal(enabled=True, redactor=Redactor(), stream=io.StringIO()), NullProgress)
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
             return True
 
     stream = Tty()
-    progress = for_terminal(enabled=True, stream=stream)
+    progress = for_terminal(enabled=True, redactor=Redactor(), stream=stream)
     assert isinstance(progress, RichProgress)
     progress.reading("gpu-a: list pods in rlark-system", requests=3, nbytes=4096)
     progress.close("read 3 cluster(s)")
     assert "read 3 cluster(s)" in stream.getvalue()
-    assert isinstance(for_terminal(enabled=False, stream=Tty()), NullProgress)
+    assert isinstance(for_terminal(enabled=False, redactor=Redactor(), stream=Tty()), NullProgress)

@@ -13,7 +13,8 @@ from mypy import api as mypy_api
 from pydantic import SecretStr, ValidationError
 
 from bot.commands import redact as redact_cmd
-from bot.redact import Detection, RedactionSettings, Redactor, SafeText, default_redactor
+from bot.commands.common import build_runtime
+from bot.redact import Detection, RedactionSettings, Redactor, SafeText
 
 
 def test_bad_regex_is_a_clear_error_naming_the_entry() -> None:
@@ -54,7 +55,7 @@ def test_extra_patterns_and_allowlist() -> None:
 def test_safetext_cannot_be_built_from_str() -> None:
     with pytest.raises(TypeError):
         SafeText("raw")
-    r = default_redactor()
+    r = Redactor()
     a, b = r.redact("a").text, r.redact("password=hunter22").text
     joined = r.safe_join([a, b], "\n")
     assert isinstance(joined, SafeText) and joined == "a\npassword=[REDACTED:password]"
@@ -69,11 +70,11 @@ def test_mypy_rejects_str_where_safetext_is_required(tmp_path: Path) -> None:
     snippet = tmp_path / "sink_snippet.py"
     snippet.write_text(
         textwrap.dedent("""
-        from bot.redact import SafeText, default_redactor
+        from bot.redact import Redactor, SafeText
 
         def post_to_slack(text: SafeText) -> None: ...
 
-        post_to_slack(default_redactor().redact("ok").text)
+        post_to_slack(Redactor().redact("ok").text)
         post_to_slack("raw evidence with a token")
     """)
     )
@@ -95,7 +96,7 @@ def test_mypy_rejects_str_where_safetext_is_required(tmp_path: Path) -> None:
 
 def test_scan_reports_positions_not_values() -> None:
     text = "line one\nHF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzABCDEFGH\n"
-    (d,) = default_redactor().scan(text)
+    (d,) = Redactor().scan(text)
     assert d == Detection("huggingface-token", text.index("hf_"), len(text) - 1, 2)
     assert "hf_" not in repr(d)
 
@@ -109,7 +110,7 @@ def _run_cli(argv: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
     monkeypatch.setattr(sys, "stdout", fake_out)
     monkeypatch.setattr(sys, "stderr", err)
-    code = redact_cmd.run(args)
+    code = redact_cmd.run(args, build_runtime())
     fake_out.flush()
     return code, out.getvalue(), err.getvalue()
 
