@@ -1,4 +1,10 @@
-"""An alert a scheduled check raises; `key` is stable across runs so a thread is posted once and updated."""
+"""An alert a scheduled check raises; `key` is stable across runs so a thread is posted once and updated.
+
+`cause` names the runbook case that explains the alert when the evidence says it (a long-Pending pod whose
+scheduling event says "Insufficient cpu"), and `group` the object that alerts of one cause share (the Task or
+NodePool the Pending pods belong to): the alert lifecycle folds alerts with the same check, cause and group
+into one thread. Both are empty when unknown.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +22,8 @@ class Alert:
     severity: str
     since: datetime | None
     summary: str
+    cause: str = ""
+    group: str = ""
 
     @property
     def key(self) -> str:
@@ -23,4 +31,10 @@ class Alert:
 
 
 def object_ref(obj: KubeObject, kind: str) -> str:
+    """`<cluster>/<namespace>/<Kind>/<name>`; `<cluster>//<Kind>/<name>` for cluster-scoped objects."""
     return f"{obj.cluster}/{obj.namespace}/{kind}/{obj.name}"
+
+
+def cluster_ref(cluster: str, kind: str, name: str) -> str:
+    """A cluster-scoped object's reference."""
+    return f"{cluster}//{kind}/{name}"

@@ -1,27 +1,117 @@
-"""Pods Pending longer than the threshold (infra.pending.long)."""
+"""Pods Pending longer than the threshold (infra.pending.long), with the runbook cause when the evidence says it.
+
+The cause comes from what the pod itself carries (container waiting reasons, the PodScheduled condition) and its
+events (FailedScheduling, FailedBinding, FailedMount, OffloadingBackOff). Each alert also names the object its
+pods share, so the alert lifecycle can fold 200 pods of one cause into one thread: the Task (RLark member pods,
+label `app`), else the Karpenter NodePool that serves the pod's selector, else the selector itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from bot.checks.alerts import Alert, object_ref
-from bot.models import Pod
+from bot.checks.alerts import Alert, cluster_ref, object_ref
+from bot.models import Event, NodePool, Pod, Task
 from bot.settings import Thresholds
 
+# (cause case, pattern over "<reason>: <message>" of an event or condition), most specific first.
+_CAUSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("pod.storage.pvc-unbound", re.compile(
+        r"unbound (immediate )?PersistentVolumeClaims|persistentvolumeclaim \S+ not found|^FailedBinding|"
+        r"storageclass\S* \S+ not found|waiting for first consumer.*provision", re.I)),
+    ("pod.storage.hostpath-missing", re.compile(r"^FailedMount: .*(hostPath|is not a directory|type check failed)",
+                                                re.I)),
+    ("pod.liqo.offloading-backoff", re.compile(r"OffloadingBackOff", re.I)),
+    ("pod.image.pull-unauthorized", re.compile(r"401 Unauthorized|failed to authorize|: unauthorized", re.I)),
+    ("pod.image.invalid-name", re.compile(r"^InvalidImageName")),
+    ("pod.container.config-error", re.compile(r"^CreateContainerConfigError")),
+    ("pod.image.pull-failed", re.compile(r"^(ErrImagePull|ImagePullBackOff)|Failed to pull image", re.I)),
+    ("pod.schedule.insufficient-resources", re.compile(r"Insufficient [\w./-]+|OutOf\w+|Too many pods", re.I)),
+    ("pod.schedule.node-unschedulable", re.compile(
+        r"node\(s\) were unschedulable|node\.kubernetes\.io/(unschedulable|not-ready|unreachable)", re.I)),
+    ("pod.schedule.selector-mismatch", re.compile(
+        r"didn't match (Pod's )?node (affinity|selector)|MatchNodeSelector", re.I)),
+)
+_EVENT_REASONS = ("FailedScheduling", "FailedBinding", "FailedMount", "OffloadingBackOff", "NotTriggerScaleUp",
+                  "Failed", "BackOff")
+NODEPOOL_LABEL = "karpenter.sh/nodepool"
 
-def _why(pod: Pod) -> str:
-    for status, _ in pod.all_statuses():
-        if status.state.waiting is not None and status.state.waiting.reason:
-            return f"container {status.name}: {status.state.waiting.reason}"
+
+def classify(texts: Iterable[str]) -> tuple[str, str]:
+    """(cause case, the text that says it) for the first text a cause pattern matches; ("", "") otherwise."""
+    seen = list(texts)
+    for case, pattern in _CAUSES:
+        for text in seen:
+            if pattern.search(text):
+                return case, text
+    return "", ""
+
+
+def _events_by_pod(events: Iterable[Event]) -> dict[tuple[str, str, str], list[Event]]:
+    out: dict[tuple[str, str, str], list[Event]] = defaultdict(list)
+    for e in events:
+        io = e.involved_object
+        if e.reason in _EVENT_REASONS and (io.kind in ("", "Pod")):
+            out[(e.cluster, io.namespace or e.namespace, io.name)].append(e)
+    return out
+
+
+def _cause(pod: Pod, events: Sequence[Event]) -> tuple[str, str]:
+    """(cause case, why) for one Pending pod, from its containers' waiting states, its events and PodScheduled."""
+    waiting = [f"{w.reason}: {w.message}".rstrip(": ") for w in
+               (s.state.waiting for s, _ in pod.all_statuses()) if w is not None and w.reason]
+    texts = waiting + [f"{e.reason}: {e.message}" for e in sorted(events, key=lambda e: e.when is None)]
     cond = pod.condition("PodScheduled")
-    if cond is not None and cond.status == "False":
-        return f"not scheduled: {cond.reason or ''} {cond.message or ''}".strip()
-    return pod.status.reason or "no reason reported"
+    unscheduled = cond is not None and cond.status == "False"
+    if unscheduled and cond is not None:
+        texts.append(f"{cond.reason}: {cond.message}")
+    case, text = classify(texts)
+    if case:
+        return case, text
+    named = next((f"container {s.name}: {s.state.waiting.reason}" for s, _ in pod.all_statuses()
+                  if s.state.waiting is not None and s.state.waiting.reason), None)
+    if named:
+        return "", named
+    if unscheduled and cond is not None:
+        return "", f"not scheduled: {cond.reason or ''} {cond.message or ''}".strip()
+    return "", pod.status.reason or "no reason reported"
 
 
-def long_pending(pods: Iterable[Pod], now: datetime, thresholds: Thresholds) -> list[Alert]:
+class _Groups:
+    """What the Pending pods of one cause share: their Task, NodePool or selector."""
+
+    def __init__(self, tasks: Iterable[Task], pools: Iterable[NodePool]) -> None:
+        self.tasks = {t.name: t for t in tasks}
+        self.pools: dict[str, list[NodePool]] = defaultdict(list)
+        for pool in pools:
+            self.pools[pool.cluster].append(pool)
+
+    def of(self, pod: Pod) -> str:
+        app = pod.metadata.labels.get("app", "")
+        task = self.tasks.get(app) if app else None
+        if task is not None:
+            return object_ref(task, "Task")
+        sel = pod.spec.node_selector
+        if not sel:
+            return ""
+        named = sel.get(NODEPOOL_LABEL)
+        if named:
+            return cluster_ref(pod.cluster, "NodePool", named)
+        pools = sorted((p for p in self.pools.get(pod.cluster, []) if p.serves(sel)), key=lambda p: p.name)
+        if pools:
+            return cluster_ref(pod.cluster, "NodePool", pools[0].name)
+        selector = ",".join(f"{k}={v}" for k, v in sorted(sel.items()))
+        return f"{pod.cluster}/{pod.namespace}/NodeSelector/{selector}"
+
+
+def long_pending(pods: Iterable[Pod], now: datetime, thresholds: Thresholds, *, events: Iterable[Event] = (),
+                 tasks: Iterable[Task] = (), pools: Iterable[NodePool] = ()) -> list[Alert]:
     alerts: list[Alert] = []
+    by_pod: dict[tuple[str, str, str], list[Event]] | None = None
+    groups: _Groups | None = None
     for pod in pods:
         created = pod.metadata.creation_timestamp
         if pod.status.phase != "Pending" or created is None or pod.metadata.deletion_timestamp is not None:
@@ -29,8 +119,12 @@ def long_pending(pods: Iterable[Pod], now: datetime, thresholds: Thresholds) -> 
         age = (now - created).total_seconds()
         if age <= thresholds.pending_seconds:
             continue
+        if by_pod is None or groups is None:  # built on the first long-Pending pod only
+            by_pod, groups = _events_by_pod(events), _Groups(tasks, pools)
+        cause, why = _cause(pod, by_pod.get((pod.cluster, pod.namespace, pod.name), ()))
         minutes = int(age // 60)
+        said = f"; cause {cause}" if cause else ""
         alerts.append(Alert(check="long-pending", case="infra.pending.long", object=object_ref(pod, "Pod"),
-                            severity="warning", since=created,
-                            summary=f"Pending for {minutes} min ({_why(pod)})"))
+                            severity="warning", since=created, summary=f"Pending for {minutes} min ({why}){said}",
+                            cause=cause, group=groups.of(pod)))
     return alerts

@@ -5,10 +5,21 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.checks.alerts import Alert, object_ref
-from bot.models import EphemeralRunner, Evidence
+from bot.models import EphemeralRunner, Evidence, Pod
+from bot.models.base import parse_time
 from bot.settings import Thresholds
 
 FAILED_PHASES = ("Failed",)
+
+
+def failed_since(runner: EphemeralRunner, pod: Pod | None = None) -> datetime | None:
+    """When a failed runner last failed: the newest pod failure ARC recorded or its pod's containers finished,
+    else its creation."""
+    times = [t for t in (parse_time(v) for v in runner.status.failures.values()) if t is not None]
+    if pod is not None:
+        times += [s.state.terminated.finished_at for s, _ in pod.all_statuses()
+                  if s.state.terminated is not None and s.state.terminated.finished_at is not None]
+    return max(times) if times else runner.metadata.creation_timestamp
 
 
 def _pods_collected(ev: Evidence, runner: EphemeralRunner) -> bool:
@@ -20,7 +31,7 @@ def _pods_collected(ev: Evidence, runner: EphemeralRunner) -> bool:
 def stale_runners(ev: Evidence, now: datetime, thresholds: Thresholds,
                   runners: list[EphemeralRunner] | None = None) -> list[Alert]:
     alerts: list[Alert] = []
-    pods = {(p.cluster, p.namespace, p.name) for p in ev.pods}
+    pods = {(p.cluster, p.namespace, p.name): p for p in ev.pods}
     for er in ev.ephemeral_runners if runners is None else runners:
         st = er.status
         created = er.metadata.creation_timestamp
@@ -32,6 +43,9 @@ def stale_runners(ev: Evidence, now: datetime, thresholds: Thresholds,
             alerts.append(Alert(check="stale-runner", case="infra.arc.stale-runner", object=ref, severity="warning",
                                 since=created, summary=f"Running{job} but its pod {er.name} is gone"))
         elif st.phase in FAILED_PHASES or st.reason == "TooManyPodFailures":
+            since = failed_since(er, pods.get((er.cluster, er.namespace, er.name)))
+            if since is not None and (now - since).total_seconds() < thresholds.stale_runner_seconds:
+                continue  # failed a moment ago: ARC may still clean it up; "left behind" only past the threshold
             detail = st.reason or st.message or "failed"
             failures = f", {len(st.failures)} pod failures" if st.failures else ""
             alerts.append(Alert(check="stale-runner", case="infra.arc.stale-runner", object=ref, severity="warning",
