@@ -16,7 +16,6 @@ from bot.diagnose.rank import rank
 from bot.diagnose.result import Finding
 from bot.models import LogExcerpt, LogSource, Target
 from bot.redact import Redactor
-from bot.redact import Redactor
 from bot.runbook import Runbook, load_runbook
 from bot.runbook.schema import LogCond
 from bot.signals.base import clip
@@ -27,7 +26,6 @@ from bot.signals.stages import INDEX, reached_at
 REDACTOR = Redactor()  # built once: the scenarios need no configured secrets
 
 ROOT = Path(__file__).resolve().parents[1]
-_REDACTOR = Redactor()
 
 
 def view(text: str, container: str = "main") -> LogView:

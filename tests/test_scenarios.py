@@ -18,7 +18,6 @@ from bot.checks import run_checks
 from bot.diagnose import diagnose
 from bot.models import Target, parse_time
 from bot.redact import Redactor
-from bot.redact import Redactor
 from bot.runbook import Runbook
 from bot.settings import Thresholds
 
@@ -34,7 +33,6 @@ KNOWN_DISAGREEMENTS = {
 }
 
 
-_REDACTOR = Redactor()
 
 
 def _expect(name: str) -> dict[str, Any]:

@@ -8,8 +8,8 @@ from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.scope import PodCtx
 from bot.models import ContainerState
 from bot.runbook.schema import ContainerCond, EventCond, LogCond, PodCond, Trigger
-from bot.signals.base import EvidenceItem, Hit, clip, log_item
-from bot.signals.markers import LogView
+from bot.signals.base import EvidenceItem, Hit, LogAt, clip, log_at, log_item
+from bot.signals.markers import LogView, starts_as_note
 from bot.signals.stages import INDEX, pod_stage, reached_at
 
 LAST = len(INDEX) - 1
@@ -100,8 +100,16 @@ def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
     return None
 
 
+@dataclass(frozen=True)
+class _LogHit:
+    item: EvidenceItem
+    stage: int | None
+    at: LogAt
+    concrete: bool  # a warning or info line is a symptom to report, not a cause that explains others
+
+
 def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
-              candidates: dict[int, dict[str, int]]) -> tuple[EvidenceItem, int | None, bool] | None:
+              candidates: dict[int, dict[str, int]]) -> _LogHit | None:
     for view in ctx.logs:
         found = candidates.get(id(view), {})
         if matcher.skips(cond, found):
@@ -112,7 +120,8 @@ def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
         if pos is None:
             continue
         stage = reached_at(view.markers, pos) + 1 if view.markers.any else None
-        return log_item(view, pos), stage, view.excerpt.source.previous
+        item = log_item(view, pos)
+        return _LogHit(item, stage, log_at(view, pos), not starts_as_note(view.line_at(pos).text))
     return None
 
 
@@ -121,6 +130,8 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
     items: list[EvidenceItem] = []
     stage: int | None = None
     earlier = False
+    at: LogAt | None = None
+    concrete = True
     if trigger.container is not None:
         got = match_container(trigger.container, ctx)
         if got is None:
@@ -141,13 +152,13 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
         found = match_log(trigger.log, ctx, matcher, candidates)
         if found is None:
             return None
-        items.append(found[0])
-        stage = found[1]
-        earlier = earlier or found[2]
+        items.append(found.item)
+        stage, at, concrete = found.stage, found.at, found.concrete
+        earlier = earlier or found.at.previous
     if stage is None and trigger.log is None and ctx.main_log is not None and ctx.main_log.markers.any:
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
-    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier)
+    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at, concrete=concrete)
 
 
 def prefilter_all(matcher: LogMatcher, views: list[LogView]) -> dict[int, dict[str, int]]:

@@ -18,11 +18,12 @@ FAILURE_SEVERITIES = ("critical", "error", "warning")
 _NEVER = datetime.max.replace(tzinfo=UTC)
 
 
-def _key(f: Finding) -> tuple[int, int, int, int, int, int, int, int, datetime, str]:
+def _key(f: Finding) -> tuple[int, int, int, int, int, int, int, int, int, datetime, str]:
     return (
         0 if f.case.safety else 1,
         0 if f.severity in FAILURE_SEVERITIES else 1,
         1 if f.case.category == "alert" and not f.explains else 0,  # alerts describe; causes explain
+        1 if f.explained_by else 0,  # a consequence after the earlier failure that explains it (explain.py)
         1 if f.case.generic else 0,  # "something failed here" after "this is what failed"
         1 if f.demoted else 0,  # explained by another matched case: after its explanation
         0 if f.earlier_instance else 1,  # a restarted container failed before everything its new instance shows
@@ -35,9 +36,9 @@ def _key(f: Finding) -> tuple[int, int, int, int, int, int, int, int, datetime, 
 
 def rank(findings: list[Finding]) -> list[Finding]:
     present = {f.id for f in findings}
-    explained = {ref for f in findings for ref in f.case.supersedes}
     for f in findings:
-        f.demoted = f.id in explained
+        # Explained by a matched case (`supersedes`), unless that case is itself this one's consequence.
+        f.demoted = any(f.id in g.case.supersedes and f.id not in g.explained_by for g in findings if g is not f)
         # An alert that explains a matched cause (an unhealthy NodePool behind "Insufficient") is the cause.
         f.explains = bool(present & set(f.case.supersedes))
     risks = sorted((f for f in findings if f.case.category == "risk"), key=_key)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from bot.models import Target
 from bot.runbook.schema import Case
-from bot.signals.base import EvidenceItem
+from bot.signals.base import EvidenceItem, Hit
 
 SEVERITY_ORDER = {"critical": 0, "error": 1, "warning": 2, "info": 3}
 
@@ -22,6 +22,8 @@ class Finding:
     demoted: bool = False
     explains: bool = False
     earlier_instance: bool = False
+    hits: list[Hit] = field(default_factory=list)  # one per pod, stages refined: what "explained by" compares
+    explained_by: list[str] = field(default_factory=list)  # matched cases whose earlier failure explains this one
 
     @property
     def id(self) -> str:

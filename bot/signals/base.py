@@ -58,7 +58,7 @@ class LogAt:
     pod: str
     container: str
     previous: bool
-    offset: int
+    offset: int  # where the line starts
 
 
 @dataclass
@@ -83,8 +83,9 @@ def signal(name: str) -> Callable[[Signal], Signal]:
 
 
 def log_at(view: LogView, pos: int) -> LogAt:
+    """The line holding `pos` (its start: two cases matching one line are one moment, neither came first)."""
     s = view.excerpt.source
-    return LogAt(f"{s.cluster}/{s.namespace}/{s.pod}", s.container, s.previous, pos)
+    return LogAt(f"{s.cluster}/{s.namespace}/{s.pod}", s.container, s.previous, view.text.rfind("\n", 0, pos) + 1)
 
 
 def log_item(view: LogView, pos: int, *, prefix: str = "", context: bool = True) -> EvidenceItem:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.signals.base import EvidenceItem, Hit, SignalContext, log_item, main_exit, signal
+from bot.signals.base import EvidenceItem, Hit, SignalContext, log_at, log_item, main_exit, signal
 from bot.signals.markers import LogView, Markers
 from bot.signals.stages import INDEX, TRAINING_SIGNAL, reached_at
 
@@ -29,8 +29,8 @@ def _ended_badly(ctx: PodCtx, view: LogView) -> bool:
     return ctx.phase == "Failed"
 
 
-def _failure_hit(ctx: PodCtx, view: LogView, after: int, label: str) -> Hit:
-    pos = view.first_error(after)
+def _failure_hit(ctx: PodCtx, view: LogView, after: int, label: str, *, before: int | None = None) -> Hit:
+    pos = view.first_error(after, before)
     items: list[EvidenceItem] = [log_item(view, after, prefix=f"{label}: ", context=False)]
     stage = reached_at(view.markers, after) + 1
     if pos is not None:
@@ -39,19 +39,35 @@ def _failure_hit(ctx: PodCtx, view: LogView, after: int, label: str) -> Hit:
     exit_info = main_exit(ctx)
     if exit_info is not None and exit_info[0] != 0:
         items.append(EvidenceItem(ctx.key + ":main", f"container exited with code {exit_info[0]} ({exit_info[1]})"))
-    return Hit(items, pod=ctx.key, stage=stage)
+    return Hit(items, pod=ctx.key, stage=stage, at=log_at(view, after if pos is None else pos),
+               earlier_instance=view.excerpt.source.previous, concrete=pos is not None)
 
 
 def _stopped_after(sc: SignalContext, last: Callable[[Markers], int | None],
-                   later: Callable[[Markers], tuple[int | None, ...]], label: str) -> list[Hit]:
-    """Pods whose wrapper printed the `last` marker, none of the `later` ones, and then ended badly."""
+                   later: Callable[[Markers], tuple[int | None, ...]], label: str,
+                   *, consequence: Callable[[Markers], int | None] | None = None) -> list[Hit]:
+    """Pods whose wrapper printed the `last` marker, none of the `later` ones, and then ended badly.
+
+    `consequence` names a marker the wrapper prints *because* this step went wrong (no Ray CLI after a
+    prepare script whose environment never activated): when an error line sits between `last` and it, the
+    step failed first and the marker is its consequence, not a later stage reached."""
     hits: list[Hit] = []
     for ctx in sc.scope.pods:
         for view in _main_views(ctx):
             m = view.markers
             pos = last(m)
-            if pos is None or any(p is not None for p in later(m)) or not _ended_badly(ctx, view):
+            if pos is None or not _ended_badly(ctx, view):
                 continue
+            after = consequence(m) if consequence is not None else None
+            if any(p is not None for p in later(m)):
+                continue
+            if after is not None:
+                if view.first_error(pos, after) is None:
+                    continue
+                hit = _failure_hit(ctx, view, pos, f"last marker {label}", before=after)
+                hit.evidence.append(log_item(view, after, prefix="then, as a consequence, ", context=False))
+                hits.append(hit)
+                break
             hits.append(_failure_hit(ctx, view, pos, f"last marker {label}"))
             break
     return hits
@@ -66,8 +82,8 @@ def wrapper_stopped(sc: SignalContext) -> list[Hit]:
 
 @signal("ray.prepare-failed")
 def prepare_failed(sc: SignalContext) -> list[Hit]:
-    return _stopped_after(sc, lambda m: m.prepare, lambda m: (m.cli_missing, m.connecting, m.waiting, m.ready, m.run),
-                          "'Executing prepare script...'")
+    return _stopped_after(sc, lambda m: m.prepare, lambda m: (m.connecting, m.waiting, m.ready, m.run),
+                          "'Executing prepare script...'", consequence=lambda m: m.cli_missing)
 
 
 @signal("ray.waiting-for-nodes")
@@ -90,7 +106,7 @@ def waiting_for_nodes(sc: SignalContext) -> list[Hit]:
         items = [log_item(view, m.waiting, context=False)]
         if m.last_count is not None:
             items.append(log_item(view, view.rfind("Current node count:"), context=False))
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"]))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False))
     return hits
 
 
@@ -107,7 +123,7 @@ def head_unreachable(sc: SignalContext) -> list[Hit]:
         items = [log_item(view, m.connecting, context=False)]
         if m.wait_head_last is not None:
             items.append(log_item(view, m.wait_head_last, prefix=f"{m.wait_head_attempts} attempts, last "))
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"]))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False))
     return hits
 
 
@@ -139,7 +155,8 @@ def run_script_failed(sc: SignalContext) -> list[Hit]:
             if pos is None:
                 continue
             hits.append(Hit([log_item(view, pos, prefix="first error after 'Executing run script...', ")],
-                            pod=ctx.key, stage=INDEX["training-signal"]))
+                            pod=ctx.key, stage=INDEX["training-signal"], at=log_at(view, pos),
+                            earlier_instance=view.excerpt.source.previous))
             break
     return hits
 
