@@ -1,0 +1,254 @@
+"""The diagnosis as a Slack thread reply (Block Kit), and the `chat.postMessage` arguments the CLI prints.
+
+The first finding is the answer: title, severity, case id, symptom, its evidence in a code block, the next
+steps, what not to do, whom to escalate to and the page it cites. The other findings follow one line each,
+then the stage reached, what could not be read, the redaction count and the buttons. Each part has a budget
+(bot.render.blocklimits); what does not fit is said, and the whole of it is in the evidence file attached
+to the reply. Pure: every string is cleaned and redacted before it is escaped and cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from bot.redact import Redactor
+from bot.render import blocklimits as lim
+from bot.render.slack_actions import ACTION_EVIDENCE, ACTION_RERUN, ACTION_TICKET, ACTIONS_BLOCK, target_value
+from bot.render.slack_evidence import (
+    evidence_file,
+    evidence_file_name,
+    evidence_lines,
+    redaction_counts,
+    redaction_line,
+)
+from bot.render.slack_labels import escalation, label, lang_index, severity
+from bot.render.slack_message import (
+    SlackMessage,
+    actions,
+    button,
+    context,
+    divider,
+    finish,
+    header,
+    section,
+)
+from bot.render.slack_text import clean, clean_line, code_line, cut, fit_lines, inline, mrkdwn
+
+CREDENTIALS: Final = "rlark.risk.credentials-exposed"
+EVENT_TYPE: Final = "rlark_diagnosis"
+EMOJI: Final = {"critical": ":rotating_light:", "error": ":red_circle:", "warning": ":warning:",
+                "info": ":information_source:", "none": ":white_check_mark:"}
+
+Report = Mapping[str, Any]
+
+
+class _Cuts:
+    """The notes on what was left out, and whether there was any, so the reply attaches the file they
+    point at."""
+
+    def __init__(self, report: Report, lang: str) -> None:
+        self.file = evidence_file_name(report)
+        self.lang = lang
+        self.any = False
+
+    def note(self, key: str) -> Callable[[int], str]:
+        return lambda n: "_" + mrkdwn(label(key, self.lang, n=n, file=self.file)) + "_"
+
+    def fit(self, lines: Sequence[str], limit: int, *, key: str, max_lines: int | None = None) -> tuple[str, str]:
+        """(the lines that fit, joined; the note on what was left out, or "")."""
+        kept, left = fit_lines(lines, limit, more=self.note(key), max_lines=max_lines)
+        self.any = self.any or left > 0
+        return ("\n".join(kept[:-1]), kept[-1]) if left else ("\n".join(kept), "")
+
+    def join(self, lines: Sequence[str], limit: int, *, key: str, max_lines: int | None = None) -> str:
+        """The lines that fit with the note below them."""
+        shown, note = self.fit(lines, limit, key=key, max_lines=max_lines)
+        return f"{shown}\n{note}" if note else shown
+
+
+def primary(findings: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The finding metadata reports: the first that is not the credentials case (that one when alone)."""
+    for f in findings:
+        if f["case"] != CREDENTIALS:
+            return f
+    return findings[0] if findings else None
+
+
+def _target_line(report: Report, redactor: Redactor) -> str:
+    t = report.get("target") or {}
+    where = "/".join(x for x in (t.get("cluster"), t.get("namespace")) if x)
+    text = inline(clean_line(str(report.get("target_label", "")), redactor))
+    return text + (f" ({mrkdwn(clean_line(where, redactor))})" if where else "")
+
+
+def _summary(report: Report, f: Mapping[str, Any], redactor: Redactor, lang: str) -> list[dict[str, Any]]:
+    sev = str(f["severity"])
+    head = f"{EMOJI.get(sev, '')} {clean_line(str(f['title']), redactor)}".strip()
+    first = (f"*{mrkdwn(severity(sev, lang))}* · {inline(clean_line(str(f['case']), redactor))} · "
+             f"{_target_line(report, redactor)}")
+    symptom = mrkdwn(clean(str(f.get("symptom", "")), redactor))
+    return [header(head), section(cut(f"{first}\n{symptom}".rstrip(), lim.SUMMARY_SECTION))]
+
+
+def _code_section(title: str, lines: list[str], *, budget: int, cuts: _Cuts) -> dict[str, Any]:
+    """A titled code block of already-cleaned `lines`, cut at line ends; the note on what was left out
+    goes below the block."""
+    escaped = [code_line(line) for line in lines] or [" "]
+    fence_cost = lim.slack_len(title) + len("\n```\n\n```\n")
+    shown, note = cuts.fit(escaped, budget - fence_cost, key="more_lines")
+    return section(f"{title}\n```\n{shown}\n```" + (f"\n{note}" if note else ""))
+
+
+def _evidence(f: Mapping[str, Any], redactor: Redactor, lang: str, cuts: _Cuts) -> dict[str, Any]:
+    lines = clean("\n".join(evidence_lines(f.get("evidence") or [])), redactor).split("\n")
+    return _code_section(f"*{mrkdwn(label('evidence', lang))}*", lines, budget=lim.EVIDENCE_SECTION,
+                         cuts=cuts)
+
+
+def _listed(title: str, items: Sequence[str], *, mark: Callable[[int], str], budget: int,
+            redactor: Redactor, cuts: _Cuts) -> dict[str, Any] | None:
+    if not items:
+        return None
+    lines = [f"{mark(i)} {mrkdwn(clean_line(s, redactor))}" for i, s in enumerate(items, 1)]
+    body = cuts.join(lines, budget - lim.slack_len(title) - 3, key="more_items")
+    return section(f"*{mrkdwn(title)}*\n{body}")
+
+
+def _advice(f: Mapping[str, Any], redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+    steps = _listed(label("next_steps", lang), f.get("next_steps") or [], mark=lambda i: f"{i}.",
+                    budget=lim.STEPS_SECTION, redactor=redactor, cuts=cuts)
+    avoid = _listed(label("avoid", lang), f.get("avoid") or [], mark=lambda i: ":no_entry_sign:",
+                    budget=lim.AVOID_SECTION, redactor=redactor, cuts=cuts)
+    who = f"*{mrkdwn(label('escalate', lang))}*: {mrkdwn(escalation(str(f.get('escalate_to', '')), lang))}"
+    sources = "; ".join(clean_line(s, redactor) for s in f.get("sources") or [])
+    cite = f"*{mrkdwn(label('source', lang))}*: {mrkdwn(sources)}" if sources else ""
+    return [b for b in (steps, avoid) if b] + [context([who, cite])]
+
+
+def _others(findings: Sequence[Mapping[str, Any]], redactor: Redactor, lang: str,
+            cuts: _Cuts) -> list[dict[str, Any]]:
+    if not findings:
+        return []
+    lines = []
+    for f in findings:
+        sev = str(f["severity"])
+        n = len(f.get("evidence") or [])
+        lines.append(f"• {EMOJI.get(sev, '')} *{mrkdwn(severity(sev, lang))}* "
+                     f"{inline(clean_line(str(f['case']), redactor))} — {mrkdwn(clean_line(str(f['title']), redactor))}"
+                     f" _({mrkdwn(label('n_evidence', lang, n=n))})_")
+    title = f"*{mrkdwn(label('others', lang))}*"
+    body = cuts.join(lines, lim.OTHERS_SECTION - lim.slack_len(title) - 1, key="more_findings",
+                     max_lines=lim.OTHERS_LINES)
+    return [divider(), section(f"{title}\n{body}")]
+
+
+def _first_error(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+    fe = report.get("first_error")
+    if not fe:
+        return []
+    where = clean_line(str(fe.get("source", "")) + (f" line {fe['line']}" if fe.get("line") else ""), redactor)
+    raw = "\n".join([str(fe.get("text", "")), *(str(c) for c in fe.get("context") or ())])
+    title = f"*{mrkdwn(label('first_error', lang))}*: {mrkdwn(where)}"
+    return [_code_section(title, clean(raw, redactor).split("\n"), budget=lim.FIRST_ERROR_SECTION,
+                          cuts=cuts)]
+
+
+def _unread(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+    """What could not be read: the problems that make the report incomplete, and what was not collected."""
+    parts: list[str] = []
+    budget = lim.INCOMPLETE_SECTION
+    if report.get("not_collected"):
+        names = mrkdwn(clean_line(", ".join(report["not_collected"]), redactor))
+        parts.append(cut(f"*{mrkdwn(label('not_collected', lang))}*: {names}", budget // 3))
+    if report.get("problems"):
+        title = f":warning: *{mrkdwn(label('incomplete', lang))}*:"
+        lines = [f"• {mrkdwn(clean_line(p, redactor))}" for p in report["problems"]]
+        room = budget - lim.slack_len(title) - sum(lim.slack_len(p) + 1 for p in parts) - 1
+        parts.insert(0, f"{title}\n" + cuts.join(lines, room, key="more_items"))
+    return [section("\n".join(parts))] if parts else []
+
+
+def _status(report: Report, counts: Mapping[str, int], redactor: Redactor, lang: str) -> dict[str, Any]:
+    stage = (f"*{mrkdwn(label('stage', lang))}*: {inline(clean_line(str(report.get('last_stage', '')), redactor))}"
+             f" ({mrkdwn(clean_line(str(report.get('last_stage_label', '')), redactor))})")
+    when = mrkdwn(label("as_of", lang, now=clean_line(str(report.get("now", "")), redactor)))
+    return context([stage, mrkdwn(redaction_line(counts, lang)), when])
+
+
+def _buttons(report: Report, redactor: Redactor, lang: str) -> dict[str, Any]:
+    value = clean_line(target_value(report["target"]), redactor)
+    return actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
+                    button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
+                    button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value)],
+                   block_id=ACTIONS_BLOCK)
+
+
+def metadata(report: Report, counts: Mapping[str, int], redactor: Redactor) -> dict[str, Any]:
+    """CONTRACT §5's `rlark_diagnosis` metadata."""
+    findings = report.get("findings") or []
+    main = primary(findings)
+    target = {k: clean_line(str(v or ""), redactor) for k, v in (report.get("target") or {}).items()}
+    return {"event_type": EVENT_TYPE, "event_payload": {
+        "target": target,
+        "case": clean_line(str(main["case"]), redactor) if main else "none",
+        "severity": clean_line(str(main["severity"]), redactor) if main else "none",
+        "cases": [clean_line(str(f["case"]), redactor) for f in findings],
+        "last_stage": clean_line(str(report.get("last_stage", "")), redactor),
+        "incomplete": bool(report.get("incomplete")),
+        "redactions": sum(counts.values()),
+    }}
+
+
+def fallback_text(report: Report, *, redactor: Redactor, lang: str) -> str:
+    """The notification text: the first finding's case id and title, or that no known case matched."""
+    findings = report.get("findings") or []
+    target = clean_line(str(report.get("target_label", "")), redactor)
+    if findings:
+        f = findings[0]
+        text = (f"{clean_line(str(f['case']), redactor)} — {clean_line(str(f['title']), redactor)} · {target}"
+                f" ({severity(str(f['severity']), lang)})")
+    else:
+        stage = clean_line(str(report.get("last_stage", "")), redactor)
+        text = f"{label('no_case', lang)} · {target} · {label('stage', lang)}: {stage}"
+    return cut(mrkdwn(text), lim.FALLBACK_TEXT)
+
+
+def _no_case(report: Report, redactor: Redactor, lang: str) -> list[dict[str, Any]]:
+    if not report.get("found", True):
+        where = mrkdwn(clean(str(report.get("where", "")), redactor))
+        return [header(f":grey_question: {label('not_found', lang)}"),
+                section(cut(f"{_target_line(report, redactor)}\n{where}", lim.SUMMARY_SECTION))]
+    hint = label("no_case.healthy", lang) if report.get("healthy") else ""
+    return [header(f"{EMOJI['none']} {label('no_case', lang)}"),
+            section(f"{_target_line(report, redactor)}\n{mrkdwn(hint)}".rstrip())]
+
+
+def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str) -> SlackMessage:
+    """The thread reply for a diagnosis report (`bot.render.report.build_report`)."""
+    lang_index(lang)
+    cuts = _Cuts(report, lang)
+    counts = redaction_counts(report, redactor)
+    findings = report.get("findings") or []
+    blocks: list[dict[str, Any]] = []
+    if findings:
+        f = findings[0]
+        blocks += _summary(report, f, redactor, lang)
+        blocks.append(_evidence(f, redactor, lang, cuts))
+        blocks += _advice(f, redactor, lang, cuts)
+        blocks += _others(findings[1:], redactor, lang, cuts)
+    else:
+        blocks += _no_case(report, redactor, lang)
+        blocks += _first_error(report, redactor, lang, cuts)
+    blocks += _unread(report, redactor, lang, cuts)
+    blocks.append(_status(report, counts, redactor, lang))
+    blocks.append(_buttons(report, redactor, lang))
+    return SlackMessage(text=fallback_text(report, redactor=redactor, lang=lang), blocks=finish(blocks),
+                        metadata=metadata(report, counts, redactor),
+                        files=[evidence_file(report, redactor=redactor)] if cuts.any else [])
+
+
+def slack_payload(report: Report, *, redactor: Redactor, lang: str) -> dict[str, Any]:
+    """What `diagnose --format slack` prints: the `chat.postMessage` arguments of the diagnosis reply."""
+    msg = diagnosis_reply(report, redactor=redactor, lang=lang)
+    return {"text": msg.text, "blocks": msg.blocks, "metadata": msg.metadata}

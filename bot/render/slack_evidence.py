@@ -1,0 +1,108 @@
+"""Evidence for Slack: the excerpt lines of a finding, the one evidence file, and the redaction count.
+
+The file holds everything the reply may have cut (every finding with all its evidence, next steps and what not
+to do, the first error, what could not be read), so "see the file" is always true. The count is the one
+`--format json` reports for the same diagnosis: masks in the contract object, each string redacted on its own,
+plus credentials the report points at without quoting them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.redact import Redactor, seal
+from bot.render import blocklimits as lim
+from bot.render.report import contract_json
+from bot.render.slack_labels import escalation, label, severity
+from bot.render.slack_message import SlackFile
+from bot.render.slack_text import clean, clean_line, cut
+
+_MARK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
+_FILE_NAME = re.compile(r"[^a-z0-9.-]+")
+
+
+def evidence_lines(evidence: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Raw (not yet redacted) lines: each source once per run of items from it, then each item's text and
+    the log lines around it, indented."""
+    lines: list[str] = []
+    last: str | None = None
+    for item in evidence:
+        source = str(item.get("source") or "")
+        if source and source != last:
+            lines.append(source)
+        last = source
+        lines.append("  " + str(item.get("text", "")))
+        lines += ["    " + str(c) for c in item.get("context") or ()]
+    return lines
+
+
+def redaction_counts(report: Mapping[str, Any], redactor: Redactor) -> Counter[str]:
+    """Values masked in the report, by kind, counted as `--format json` counts them."""
+    shown = json.dumps(seal(contract_json(dict(report)), redactor).value, ensure_ascii=False)
+    withheld: Mapping[str, int] = report.get("withheld") or {}
+    return Counter(_MARK.findall(shown)) + Counter(dict(withheld))
+
+
+def redaction_line(counts: Mapping[str, int], lang: str) -> str:
+    total = sum(counts.values())
+    kinds = ", ".join(f"{k} x{n}" for k, n in sorted(counts.items()))
+    return label("redactions", lang, n=total) + (f" ({kinds})" if kinds else "")
+
+
+def evidence_file_name(report: Mapping[str, Any]) -> str:
+    """`rlark-evidence-<kind>-<name>.txt`, lower-case letters, digits, dots and hyphens only."""
+    target = report.get("target") or {}
+    stem = _FILE_NAME.sub("-", f"{target.get('kind', '')}-{target.get('name', '')}".lower()).strip("-")
+    return f"rlark-evidence-{stem[:120] or 'target'}.txt"
+
+
+def _finding_text(index: int, finding: Mapping[str, Any], lang: str) -> list[str]:
+    out = [f"{index}. [{severity(str(finding['severity']), lang)}] {finding['case']} — {finding['title']}"]
+    out += ["   " + line for line in evidence_lines(finding.get("evidence") or [])]
+    if finding.get("next_steps"):
+        out.append(f"   {label('next_steps', lang)}:")
+        out += [f"     * {s}" for s in finding["next_steps"]]
+    if finding.get("avoid"):
+        out.append(f"   {label('avoid', lang)}:")
+        out += [f"     x {s}" for s in finding["avoid"]]
+    who = escalation(str(finding.get("escalate_to", "")), lang)
+    cited = "; ".join(finding.get("sources") or [])
+    out.append(f"   {label('escalate', lang)}: {who} · {label('source', lang)}: {cited}")
+    return [*out, ""]
+
+
+def _tail_text(report: Mapping[str, Any], lang: str) -> list[str]:
+    out: list[str] = []
+    fe = report.get("first_error")
+    if fe:
+        where = f"{fe.get('source', '')}" + (f" line {fe['line']}" if fe.get("line") else "")
+        out += [f"{label('first_error', lang)}: {where}", "  " + str(fe.get("text", ""))]
+        out += ["    " + str(c) for c in fe.get("context") or ()]
+        out.append("")
+    if report.get("problems"):
+        out.append(f"{label('incomplete', lang)}:")
+        out += [f"  ! {p}" for p in report["problems"]]
+    if report.get("not_collected"):
+        out.append(f"{label('not_collected', lang)}: {', '.join(report['not_collected'])}")
+    return out
+
+
+def evidence_file(report: Mapping[str, Any], *, redactor: Redactor) -> SlackFile:
+    """Every evidence excerpt with its source, in one redacted text file."""
+    lang = str(report.get("lang", "en"))
+    target = str(report.get("target_label", ""))
+    head = [f"{label('file.evidence', lang, target=target)} · {label('as_of', lang, now=report.get('now', ''))}",
+            f"{label('stage', lang)}: {report.get('last_stage', '')} ({report.get('last_stage_label', '')})", ""]
+    body: list[str] = []
+    for i, finding in enumerate(report.get("findings") or [], 1):
+        body += _finding_text(i, finding, lang)
+    if not body:
+        body = [label("file.none", lang), ""]
+    content = clean("\n".join(head + body + _tail_text(report, lang)), redactor)
+    content = cut(content, lim.FILE_CHARS - 80, mark="\n" + label("cut_file", lang))
+    content += "\n" + redaction_line(redaction_counts(report, redactor), lang) + "\n"
+    return SlackFile(name=evidence_file_name(report), title=clean_line(head[0], redactor), content=content)
