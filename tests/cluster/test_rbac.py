@@ -19,14 +19,14 @@ from bot.models import Target
 from bot.settings import Settings
 from cluster.standin import GATEWAY, RequestRecord, StandIn
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "rbac"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "components"  # <cluster>/<cluster>.yaml
 READ_VERBS = {"get", "list", "watch"}
 Rule = tuple[str | None, str, str]  # namespace (None: cluster-wide), api group, resource
 
 
 def rules(manifest: str) -> dict[Rule, set[str]]:
     out: dict[Rule, set[str]] = {}
-    for doc in yaml.safe_load_all((DEPLOY / manifest).read_text(encoding="utf-8")):
+    for doc in yaml.safe_load_all((DEPLOY / manifest.removesuffix(".yaml") / manifest).read_text(encoding="utf-8")):
         if doc["kind"] not in ("Role", "ClusterRole"):
             continue
         ns = doc["metadata"].get("namespace") if doc["kind"] == "Role" else None
@@ -37,7 +37,7 @@ def rules(manifest: str) -> dict[Rule, set[str]]:
     return out
 
 
-MANIFESTS = sorted(p.name for p in DEPLOY.glob("*.yaml"))
+MANIFESTS = sorted(p.name for p in DEPLOY.glob("*/*.yaml") if p.name != "kustomization.yaml")
 
 
 def test_manifests_grant_exactly_the_adapters_reads() -> None:
