@@ -24,6 +24,7 @@ class Alert:
     summary: str
     cause: str = ""
     group: str = ""
+    domain: str = ""  # the RLark Job's spec.domain, for alerts about a Job or its Tasks (channel routing)
 
     @property
     def key(self) -> str:

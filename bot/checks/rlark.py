@@ -45,7 +45,7 @@ def head_invalid(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[Al
             continue
         alerts.append(Alert(check="head-invalid", case="rlark.spec.head-invalid", object=_job_ref(job),
                             severity="error", since=job.status.start_time or job.metadata.creation_timestamp,
-                            summary=f"Job {job.name}: {problem}"))
+                            summary=f"Job {job.name}: {problem}", domain=job.spec.domain))
     return alerts
 
 
@@ -90,13 +90,15 @@ def workers_remain(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[
         since = f" since {at:%Y-%m-%dT%H:%M:%SZ}" if at is not None else ""
         alerts.append(Alert(check="workers-remain", case="rlark.stop.workers-remain", object=_job_ref(job),
                             severity="warning", since=at,
-                            summary=f"Job {job.name} stopped{since} but {len(pods)} pod(s) still Running: {shown}"))
+                            summary=f"Job {job.name} stopped{since} but {len(pods)} pod(s) still Running: {shown}",
+                            domain=job.spec.domain))
     return alerts
 
 
 def unrouted(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[Alert]:
     """A Task that sits in namespace `default` past the sync grace: no Node matched, no agent will ever run it."""
     stopped = {j.name for j in ev.jobs if _stopped(j) or j.status.phase in TERMINAL_PHASES}
+    domains = {j.name: j.spec.domain for j in ev.jobs}
     alerts: list[Alert] = []
     for task in ev.tasks:
         if task.agent_id is not None or task.job_name in stopped:
@@ -112,5 +114,5 @@ def unrouted(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[Alert]
                             severity="error", since=created,
                             summary=f"Task {task.name}{of_job} sits in namespace {task.namespace} with phase "
                                     f"{task.status.phase or '(empty)'} (nodeSelector {selector}): no agent will run "
-                                    "it"))
+                                    "it", domain=domains.get(task.job_name, task.spec.domain)))
     return alerts

@@ -1,0 +1,25 @@
+"""The delivery port the alert notifier posts through; the Slack side implements it.
+
+The Slack implementation redacts every string it sends except the metadata `key`, `object` and `objects` values,
+which are identifiers the bot builds itself (CONTRACT §6).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class DeliveryFailed(Exception):
+    """Slack unreachable, or it refused the call after the client's retries; the delivery is tried again later."""
+
+
+class AlertSink(Protocol):
+    def post(self, *, channel: str, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any],
+             thread_ts: str | None = None) -> str:
+        """Post a message (a thread reply when `thread_ts` is given) and return its ts."""
+        ...
+
+    def update(self, *, channel: str, ts: str, text: str, blocks: list[dict[str, Any]],
+               metadata: dict[str, Any]) -> None:
+        """Replace the message at `ts` in place."""
+        ...
