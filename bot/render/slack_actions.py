@@ -44,3 +44,9 @@ def parse_target_value(value: str) -> tuple[str, str]:
     if len(parts) == 3 and parts[0] in ("pod", "runner") and parts[1] and parts[2]:
         return f"{parts[0]}/{parts[2]}", parts[1]
     raise ValueError(f"not a target button value: {value[:80]!r}")
+
+
+def target_label(target: Mapping[str, Any]) -> str:
+    """How people write the target: `job/<name>`, `pod/<name>`, `runner/<name>`."""
+    prefix = _PREFIX.get(str(target.get("kind", "")), str(target.get("kind", "")).lower() or "target")
+    return f"{prefix}/{target.get('name', '')}"

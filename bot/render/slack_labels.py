@@ -32,6 +32,7 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "stage": ("已到达的阶段", "Last stage reached"),
     "first_error": ("首条错误", "First error"),
     "incomplete": ("证据不完整，以下内容未能读取", "Incomplete evidence: could not read"),
+    "incomplete.short": ("证据不完整", "Incomplete evidence"),
     "not_collected": ("未采集", "Not collected"),
     "redactions": ("已脱敏 {n} 处", "Redacted {n} value(s)"),
     "as_of": ("诊断时间 {now}", "as of {now}"),
@@ -62,7 +63,6 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "root.failed_hint": ("这不是诊断结论；稍后可以重试。", "This is not a diagnosis; you can try again later."),
     # ticket
     "ticket.head": ("管理员工单：{target}", "Ticket for the platform admin: {target}"),
-    "ticket.in_file": ("工单较长，已作为文件附上：{file}", "The ticket is long; it is attached as the file {file}"),
     "ticket.back": ("返回诊断话题", "Back to the diagnosis thread"),
 }
 

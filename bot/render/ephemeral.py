@@ -1,0 +1,152 @@
+"""Replies only the asker sees: usage, help, the refusal, not found, starting up, duplicate, busy, the apology,
+mute results and the alert list — each in Chinese and English.
+
+The refusal has no fields at all, so it cannot differ between a channel that is not bound, a target outside the
+channel's scope and a target that does not exist in a scoped channel (CONTRACT §5). Alert keys in the alert
+list are identifiers the bot built (§6): they go out unchanged, each as its own plain-text element, and are
+named in `SlackMessage.verbatim` so the app's final seal leaves them alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from bot.checks.alerts import Alert
+from bot.redact import Redactor
+from bot.render import blocklimits as lim
+from bot.render.blocks import EMOJI
+from bot.render.slack_labels import lang_index, severity
+from bot.render.slack_message import SlackMessage, context, finish, section
+from bot.render.slack_text import clean_line, cut, inline, mrkdwn
+
+ALERTS_SHOWN: Final = 20
+ALERT_SUMMARY: Final = 300
+
+_USAGE = ("{c} diagnose TARGET [--namespace NS] [--lang zh|en] · {c} ticket TARGET · {c} alerts · "
+          "{c} mute ALERT_KEY DURATION · {c} unmute ALERT_KEY · {c} help")
+
+_TEXT: Final[dict[str, tuple[str, str]]] = {
+    "usage": ("用法：{usage}", "Usage: {usage}"),
+    "usage.reason": ("{reason}。用法：{usage}", "{reason}. Usage: {usage}"),
+    "help": (
+        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]：诊断 RLark Job（`name` 或 `job/name`）、`pod/name` 或 "
+        "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
+        "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
+        "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
+        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
+        "`pod/name` or `runner/name`; the answer is a thread in this channel\n*{c} ticket TARGET*: the ticket for "
+        "the platform admin\n*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
+        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n*{c} help*: this help. "
+        "The bot only reads; it never changes or deletes anything.",
+    ),
+    "refusal": ("本频道无法诊断这个目标。请在绑定了该团队的频道里询问，或联系平台管理员。",
+                "This channel cannot diagnose that target. Ask in the channel bound to its team, "
+                "or ask the platform admin."),
+    "not_found": ("没有找到 {target}：{where}", "{target} was not found: {where}"),
+    "starting": ("机器人正在启动，请稍后再试。", "The bot is starting up; try again in a moment."),
+    "duplicate": ("{target} 正在诊断中：{link}", "{target} is already being diagnosed: {link}"),
+    "busy": ("当前诊断任务太多，请过一分钟再试。", "Too many diagnoses are running right now; try again in a minute."),
+    "error": ("抱歉，处理这个请求时出错了，已记录日志。请稍后重试。",
+              "Sorry, something went wrong handling that request; it has been logged. Please try again later."),
+    "muted": ("已静音告警 {key}，时长 {duration}", "Muted the alert {key} for {duration}"),
+    "muted.until": ("已静音告警 {key}，时长 {duration}（至 {until}）",
+                    "Muted the alert {key} for {duration} (until {until})"),
+    "unmuted": ("已恢复告警 {key}", "Unmuted the alert {key}"),
+    "not_allowed": ("只有管理员用户组的成员可以静音或恢复告警。",
+                    "Only members of the admin user group may mute and unmute alerts."),
+    "alerts.none": ("当前没有告警。", "No alerts are firing."),
+    "alerts.head": ("当前告警：{n} 条", "Alerts firing: {n}"),
+    "alerts.since": ("自 {since}", "since {since}"),
+    "alerts.muted": ("已静音至 {until}", "muted until {until}"),
+    "alerts.more": ("… 另有 {n} 条告警", "… {n} more alert(s)"),
+}
+
+# kind -> (required fields, optional fields)
+KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
+    "usage": (frozenset(), frozenset({"command", "reason"})),
+    "help": (frozenset(), frozenset({"command"})),
+    "refusal": (frozenset(), frozenset()),
+    "not_found": (frozenset({"target", "where"}), frozenset()),
+    "starting": (frozenset(), frozenset()),
+    "duplicate": (frozenset({"target", "permalink"}), frozenset()),
+    "busy": (frozenset(), frozenset()),
+    "error": (frozenset(), frozenset()),
+    "muted": (frozenset({"key", "duration"}), frozenset({"until"})),
+    "unmuted": (frozenset({"key"}), frozenset()),
+    "not_allowed": (frozenset(), frozenset()),
+    "alerts": (frozenset({"alerts"}), frozenset({"muted"})),
+}
+
+
+def _t(key: str, lang: str, **fields: object) -> str:
+    return _TEXT[key][lang_index(lang)].format(**fields)
+
+
+def _check(kind: str, fields: Mapping[str, Any]) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"unknown ephemeral kind {kind!r}: one of {', '.join(KINDS)}")
+    need, may = KINDS[kind]
+    missing, extra = need - set(fields), set(fields) - need - may
+    if missing or extra:
+        raise ValueError(f"ephemeral {kind!r} needs {sorted(need)} and may take {sorted(may)}; "
+                         f"missing {sorted(missing)}, unexpected {sorted(extra)}")
+
+
+def _one(text: str) -> SlackMessage:
+    """A one-liner: the same text as fallback and as one section."""
+    body = cut(text, lim.EPHEMERAL_TEXT)
+    return SlackMessage(text=body, blocks=[section(body)])
+
+
+def _link(permalink: str) -> str:
+    if permalink.startswith("https://") and not any(c in permalink for c in " <>|`") and "[REDACTED:" not in permalink:
+        return f"<{permalink.replace('&', '&amp;')}>"
+    return mrkdwn(permalink)
+
+
+def _alerts(alerts: Sequence[Alert], muted: Mapping[str, str], redactor: Redactor, lang: str) -> SlackMessage:
+    if not alerts:
+        return _one(mrkdwn(_t("alerts.none", lang)))
+    blocks = [section(f"*{mrkdwn(_t('alerts.head', lang, n=len(alerts)))}*")]
+    shown = alerts[:ALERTS_SHOWN]
+    for a in shown:
+        notes = []
+        if a.since:
+            notes.append(_t("alerts.since", lang, since=a.since.strftime("%Y-%m-%dT%H:%M:%SZ")))
+        if a.key in muted:
+            notes.append(_t("alerts.muted", lang, until=clean_line(muted[a.key], redactor)))
+        summary = cut(mrkdwn(clean_line(a.summary, redactor)), ALERT_SUMMARY)
+        extra = f" _({mrkdwn(' · '.join(notes))})_" if notes else ""
+        blocks += [section(f"{EMOJI.get(a.severity, '')} *{mrkdwn(severity(a.severity, lang))}* "
+                           f"{inline(clean_line(a.case, redactor))} {summary}{extra}"),
+                   context([], plain=[a.key])]
+    if len(alerts) > len(shown):
+        blocks.append(context([mrkdwn(_t("alerts.more", lang, n=len(alerts) - len(shown)))]))
+    text = _t("alerts.head", lang, n=len(alerts))
+    return SlackMessage(text=text, blocks=finish(blocks), verbatim=tuple(a.key for a in shown))
+
+
+def ephemeral(kind: str, *, lang: str, redactor: Redactor, **fields: Any) -> SlackMessage:
+    """The ephemeral reply of `kind` (see KINDS for the fields each takes); bad arguments are one line."""
+    lang_index(lang)
+    _check(kind, fields)
+    line = {k: clean_line(str(v), redactor) for k, v in fields.items() if isinstance(v, str)}
+    if kind in ("usage", "help"):
+        c = inline(line.get("command") or "/rlark")
+        if kind == "help":
+            return _one(_t("help", lang, c=c))
+        usage = mrkdwn(_USAGE.format(c=line.get("command") or "/rlark"))
+        if line.get("reason"):
+            return _one(_t("usage.reason", lang, reason=mrkdwn(line["reason"]), usage=usage))
+        return _one(_t("usage", lang, usage=usage))
+    if kind == "alerts":
+        return _alerts(list(fields["alerts"]), dict(fields.get("muted") or {}), redactor, lang)
+    if kind == "duplicate":
+        return _one(_t("duplicate", lang, target=inline(line["target"]), link=_link(line["permalink"])))
+    if kind in ("muted", "unmuted"):
+        key = "muted.until" if line.get("until") else kind
+        return _one(_t(key, lang, **{k: inline(v) if k == "key" else mrkdwn(v) for k, v in line.items()}))
+    if kind == "not_found":
+        return _one(_t("not_found", lang, target=inline(line["target"]), where=mrkdwn(line["where"])))
+    return _one(mrkdwn(_t(kind, lang)))
