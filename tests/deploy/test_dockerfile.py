@@ -72,6 +72,15 @@ def test_the_toolchain_stays_in_the_build_stage(parsed: list[Instruction]) -> No
     assert ("COPY", "--from=build /opt/rlark-bot /opt/rlark-bot") in runtime
 
 
+def test_python_that_imports_the_package_is_isolated_from_the_source_tree(parsed: list[Instruction]) -> None:
+    # In the build stage the working directory holds bot/ itself; without -I, `python -c` would import that copy
+    # and not the installed package (and look for runbooks beside the sources).
+    runs = [rest for kw, rest in parsed if kw == "RUN" and re.search(r"python\"?,? .*-c", rest) and "bot" in rest]
+    assert runs
+    for run in runs:
+        assert re.search(r"python\"?,? +\"?-I\"?,? +\"?-c", run), run
+
+
 def test_runtime_user_entrypoint_environment_and_healthcheck(parsed: list[Instruction]) -> None:
     _, runtime = stages(parsed)
     (user,) = [rest for kw, rest in runtime if kw == "USER"]
