@@ -7,6 +7,7 @@ from datetime import datetime
 
 from bot.diagnose.explain import Roles, hit_explains, mark_explained
 from bot.diagnose.facts import first_error, gather_facts
+from bot.diagnose.gaps import find_gaps
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger, prefilter_all
 from bot.diagnose.rank import rank
@@ -174,6 +175,10 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
     diag.last_stage = job_last_stage(scope)
     diag.first_error = first_error(scope) or _decisive_line(diag.findings)
     diag.facts = gather_facts(scope)
+    gaps = find_gaps(scope)
+    diag.not_collected += [g for g in gaps.missing if g not in diag.not_collected]
+    diag.gaps = gaps.decisive
+    diag.problems += [g for g in gaps.decisive if g not in diag.problems]
     if target.kind is TargetKind.JOB:
         diag.target_cluster = evidence.control_plane or (scope.job.cluster if scope.job else "")
     elif scope.pods:

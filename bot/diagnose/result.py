@@ -97,11 +97,13 @@ class Diagnosis:
     not_collected: list[str] = field(default_factory=list)
     target_namespace: str = ""
     target_cluster: str = ""
+    gaps: list[str] = field(default_factory=list)  # what the target needed and the evidence lacks, decisively
 
     @property
     def incomplete(self) -> bool:
-        return bool(self.problems)
+        return bool(self.problems or self.gaps)
 
     @property
     def healthy(self) -> bool:
-        return not any(f.severity in ("critical", "error") for f in self.findings)
+        """No failure found, and nothing missing that could hide one."""
+        return not self.gaps and not any(f.severity in ("critical", "error") for f in self.findings)

@@ -156,6 +156,12 @@ def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
     task_namespaces = sorted({t.namespace for t in ev.tasks}) or ["(none collected)"]
     where = (f"looked for Job {target.name!r} in jobs.rlinf.io and tasks.rlinf.io (label {JOB_LABEL}) "
              f"across clusters {where_clusters}; Task namespaces {', '.join(task_namespaces)}")
+    jobs_read = not any(e.endswith("jobs.rlinf.io.json") for e in ev.not_collected)
+    if job is None and tasks and jobs_read:
+        # The Job list was read and the Job is not in it: these Tasks are orphans, not a job to diagnose.
+        orphans = ", ".join(sorted(t.ref() for t in tasks))
+        where += f"; the Job object does not exist, but Tasks still carry its label or owner: {orphans}"
+        tasks = []
     scope = Scope(target=target, evidence=ev, found=job is not None or bool(tasks), where=where, job=job,
                   tasks=tasks)
     if not scope.found:

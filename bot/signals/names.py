@@ -13,6 +13,8 @@ SIGNALS: dict[str, str] = {
     " (`Current node count: m`, m < N)",
     "ray.head-unreachable": "a worker printed `Connecting to Ray head` and kept retrying without `Head is reachable`",
     "ray.multi-head": "more than one pod printed `Executing run script...`",
+    "ray.temp-dir": "a permission, read-only, space or quota error on the Ray temp dir the role set (RAY_TEMP_DIR,"
+    " --temp-dir), in any of the pod's logs",
     "ray.run-script-failed": "after `Executing run script...` an error came before any training signal",
     "spec.head-invalid": "the Job has no Head task or more than one, or the Head task's replicas is not 1",
     "spec.selector-invalid": "a Task's nodeSelector is empty or has comma-separated values",
@@ -26,7 +28,9 @@ SIGNALS: dict[str, str] = {
     "agent.disconnected": "the heartbeat Lease of a Task's cluster was not renewed for over 30 s",
     "status.out-of-sync": "Job, Task, Pod mirror and member Pod phases disagree beyond the sync grace period",
     "stop.workers-remain": "the Job is stopped but member pods still run beyond the grace period",
-    "worker.replaced": "one worker name was seen with several pod UIDs or IPs",
+    "worker.replaced": "one worker name was seen with several pod UIDs, IPs or nodes (mirrors, events about an"
+    " older UID, an eviction from another node, or the Head's Ray marking the worker's old address dead)",
+    "pod.pvc-pending": "a pod that cannot be scheduled mounts a PVC whose status is still Pending (or Lost)",
     "pod.pull-slow": "a pod is still pulling images / initializing far beyond normal with no error",
     "pod.pending-long": "a pod has been Pending longer than the threshold",
     "arc.stale-runner": "an EphemeralRunner is Running without its pod, or failed runners were left behind",

@@ -46,3 +46,23 @@ def pending_long(sc: SignalContext) -> list[Hit]:
     by_ref = {f"{c.cluster}/{c.namespace}/Pod/{c.name}": c.key for c in sc.scope.pods}
     return [Hit([EvidenceItem(by_ref[a.object], a.summary)], pod=by_ref[a.object],
                 stage=INDEX["scheduled"], when=a.since) for a in alerts]
+
+
+@signal("pod.pvc-pending")
+def pvc_pending(sc: SignalContext) -> list[Hit]:
+    """A pod the scheduler has not placed, mounting a claim that is still Pending: what a PVC that cannot bind
+    looks like when its events have aged out or say nothing."""
+    hits: list[Hit] = []
+    for ctx in sc.scope.pods:
+        pod = ctx.pod
+        if pod is None or pod.status.phase != "Pending" or pod.spec.node_name:
+            continue
+        waiting = [c for c in ctx.pvcs if c.status.phase in ("Pending", "Lost")]
+        if not waiting:
+            continue
+        items = [EvidenceItem(f"{c.cluster}/{c.namespace}/{c.name}",
+                              f"PersistentVolumeClaim {c.name} is {c.status.phase}"
+                              + (f" (StorageClass {c.spec.storage_class_name})" if c.spec.storage_class_name else ""))
+                 for c in waiting]
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["scheduled"]))
+    return hits

@@ -26,8 +26,12 @@ def selector_matches(selector: dict[str, str], node: RNode) -> bool:
 @signal("spec.head-invalid")
 def head_invalid(sc: SignalContext) -> list[Hit]:
     specs = _specs(sc)
+    job = sc.scope.job
     if not specs:
-        return []
+        if job is None:
+            return []
+        return [Hit([EvidenceItem(job.ref(), "spec.tasks is empty: the Job has no Head task (and no task at all)")],
+                    stage=INDEX["submitted"])]
     heads = [(n, s, src) for n, s, src in specs if s.head]
     if not heads and sc.scope.job is None:
         heads = [(t.name, t.spec, t.ref()) for t in sc.scope.tasks if t.is_head]

@@ -148,27 +148,3 @@ def workers_remain(sc: SignalContext) -> list[Hit]:
     items = [EvidenceItem(c.key, ("stuck terminating" if c.pod and c.pod.metadata.deletion_timestamp
                                   else "still Running") + f", Job stopped{since}") for c in running]
     return [Hit(items, stage=INDEX["pod-created"], when=stopped_at)]
-
-
-@signal("worker.replaced")
-def worker_replaced(sc: SignalContext) -> list[Hit]:
-    seen: dict[str, list[tuple[str, str]]] = {}
-    for mirror in sc.scope.evidence.pod_mirrors:
-        if not any(mirror.task_name == t.name for t in sc.scope.tasks):
-            continue
-        seen.setdefault(mirror.local_name or mirror.name, []).append((mirror.metadata.uid or mirror.name,
-                                                                      mirror.status.ip))
-    for ctx in sc.scope.pods:
-        if ctx.pod is not None and ctx.mirror is not None and ctx.pod.status.pod_ip and ctx.mirror.status.ip \
-                and ctx.pod.status.pod_ip != ctx.mirror.status.ip:
-            seen.setdefault(ctx.name, []).append((ctx.pod.metadata.uid, ctx.pod.status.pod_ip))
-    hits: list[Hit] = []
-    keys = {c.name: c.key for c in sc.scope.pods}
-    for name, instances in sorted(seen.items()):
-        uids = {u for u, _ in instances}
-        ips = {ip for _, ip in instances if ip}
-        if len(uids) > 1 or len(ips) > 1:
-            hits.append(Hit([EvidenceItem(keys.get(name, name), f"worker {name} seen as {len(uids)} pods with IPs "
-                                                                f"{', '.join(sorted(ips)) or '(none)'}")],
-                            pod=keys.get(name)))
-    return hits
