@@ -16,3 +16,32 @@ SCENARIOS = ROOT / "tests" / "scenarios"
 @pytest.fixture(scope="session")
 def runbook() -> Runbook:
     return load_runbook(known_signals=SIGNALS)
+
+
+from collections.abc import Iterator  # noqa: E402 - used by the Redis fixtures below
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Redis: the local server on 6379 when it answers, else a private one started for the session."""
+    from redis_server import embedded_redis, local_redis_url
+
+    local = local_redis_url()
+    if local is not None:
+        yield local
+        return
+    with embedded_redis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+@pytest.fixture
+def store_prefix(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A key prefix of this test's own; what the test wrote under it on `redis_url` is deleted afterwards."""
+    import uuid
+
+    prefix = f"rlark-bot-test:{uuid.uuid4().hex[:16]}:"
+    yield prefix
+    if "redis_url" in request.fixturenames:
+        from redis_server import delete_prefix
+
+        delete_prefix(request.getfixturevalue("redis_url"), prefix)
