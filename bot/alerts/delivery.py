@@ -1,0 +1,93 @@
+"""Turn one decided action into Slack calls, channel by channel, skipping steps already done.
+
+Each step that reaches Slack (a root, a reply, a root update) is remembered under its own marker right after
+Slack answers, so a delivery retried after a failure (Slack down half-way, a replica that died) repeats only
+what did not happen. A root's ts is returned so the caller writes it back to the alert record.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from bot.alerts.model import Action, View
+from bot.alerts.ports import AlertSink
+from bot.alerts.routing import lang_of, route
+from bot.render.alert_blocks import Message, reply, root
+from bot.runbook import Runbook
+from bot.settings import ChannelBinding
+
+log = logging.getLogger("bot.alerts")
+
+Done = Callable[[str], str | None]  # step name -> the ts recorded for it, None when not done yet
+Mark = Callable[[str, str], None]  # (step name, ts): record that the step reached Slack
+
+
+@dataclass(frozen=True)
+class Routes:
+    channels: Mapping[str, ChannelBinding]
+    fallback: str | None
+
+    def for_view(self, view: View, domain: str = "") -> list[str]:
+        return route(refs=(view.object, *view.objects), domain=domain, channels=self.channels,
+                     fallback=self.fallback)
+
+
+class Deliverer:
+    def __init__(self, *, sink: AlertSink, routes: Routes, runbook: Runbook | None) -> None:
+        self.sink = sink
+        self.routes = routes
+        self.runbook = runbook
+        self.calls = 0  # Slack calls made (for benchmarks and logs)
+
+    def _root(self, view: View, lang: str, degraded: bool) -> Message:
+        case = self.runbook.get(view.case) if self.runbook is not None else None
+        cause = self.runbook.get(view.cause) if self.runbook is not None and view.cause else None
+        return root(view, case=case, cause=cause, lang=lang, degraded=degraded)
+
+    def send(self, action: Action, *, roots: Mapping[str, str], domain: str, done: Done, mark: Mark,
+             degraded: bool = False) -> dict[str, str]:
+        """Deliver `action`; returns the roots it posted (channel -> ts). Raises DeliveryFailed."""
+        view = action.view
+        posted: dict[str, str] = {}
+        targets = dict(roots) if action.kind != "post_root" else {}
+        if not targets:
+            if action.kind == "resolve":
+                log.info("alert %s resolved on %s: it has no thread, logged only", view.key, view.object)
+                return posted
+            channels = self.routes.for_view(view, domain)
+            if not channels:
+                log.info("alert %s (%s) on %s: no channel hears it, logged only", view.key, action.kind, view.object)
+            for channel in channels:  # a reply without a thread starts one that shows the current state
+                posted[channel] = self._post_root(action, channel, done=done, mark=mark, degraded=degraded)
+            return posted
+        for channel, ts in targets.items():
+            self._thread(action, channel, ts, done=done, mark=mark, degraded=degraded)
+        return posted
+
+    def _post_root(self, action: Action, channel: str, *, done: Done, mark: Mark, degraded: bool) -> str:
+        step = f"{channel}:root"
+        ts = done(step)
+        if ts is not None:
+            return ts
+        msg = self._root(action.view, lang_of(channel, self.routes.channels), degraded)
+        ts = self.sink.post(channel=channel, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+        self.calls += 1
+        mark(step, ts)
+        return ts
+
+    def _thread(self, action: Action, channel: str, root_ts: str, *, done: Done, mark: Mark, degraded: bool) -> None:
+        lang = lang_of(channel, self.routes.channels)
+        step = f"{channel}:reply"
+        if done(step) is None:
+            msg = reply(action, lang=lang, degraded=degraded)
+            ts = self.sink.post(channel=channel, text=msg.text, blocks=msg.blocks, metadata=msg.metadata,
+                                thread_ts=root_ts)
+            self.calls += 1
+            mark(step, ts)
+        if action.kind in ("resolve", "reopen") and done(f"{channel}:update") is None:
+            msg = self._root(action.view, lang, degraded)
+            self.sink.update(channel=channel, ts=root_ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+            self.calls += 1
+            mark(f"{channel}:update", root_ts)

@@ -1,0 +1,11 @@
+"""The store keys the alert side uses (logical keys; the store adds its own versioned prefix)."""
+
+from __future__ import annotations
+
+RECORD = "alerts:record:"  # + alert key: {"record": Record doc, "queued": [Action doc, ...]}
+MUTE = "alerts:mute:"  # + alert key: {"until": POSIX seconds, "by": user}, TTL = the mute's duration
+OUTBOX = "alerts:outbox"  # FIFO of {"id", "action"} deliveries, oldest first
+SENT = "alerts:sent:"  # + delivery id + ":" + channel: the message ts, written right after Slack answered
+DONE = "alerts:done:"  # + delivery id: the whole delivery is done (every channel)
+DELIVER_LOCK = "alerts:deliver"
+MARKER_TTL_SECONDS = 14 * 24 * 3600

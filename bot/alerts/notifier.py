@@ -1,0 +1,270 @@
+"""Apply the alert lifecycle to a tick's alerts: store first, then Slack, exactly once across replicas.
+
+Per key: read the record, `step` it, compare-and-set it back together with the deliveries it decided (the
+record's `queued` list); losing that race means another replica already handled the key, so nothing is posted.
+Each delivery's id also goes into the store's outbox, which one replica at a time drains in order: Slack down
+means the deliveries wait there and go out in order once it is back, none lost (the record still lists them,
+and a tick re-queues one whose id never reached the outbox) and none doubled (a marker per Slack call, a done
+marker per delivery). A root's ts is written back to the record so replies find their thread.
+
+When the store itself is unavailable the checks still run and alerts still go out, from an in-memory copy of
+the records, marked "(may be repeated: state store unavailable)"; what was sent meanwhile is written back
+when the store answers again, so reconnecting replays no burst.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+from bot.alerts import keys
+from bot.alerts.delivery import Deliverer, Done, Mark, Routes
+from bot.alerts.grouping import observe
+from bot.alerts.machine import step
+from bot.alerts.model import Action, Observation, Policy, Record
+from bot.alerts.mutes import muted
+from bot.alerts.ports import AlertSink, DeliveryFailed
+from bot.checks.alerts import Alert
+from bot.runbook import Runbook
+from bot.settings import Settings
+from bot.store.base import Lock, Store, StoreUnavailable, Versioned
+
+log = logging.getLogger("bot.alerts")
+Fence = Callable[[], bool]
+
+
+@dataclass
+class TickReport:
+    observed: int = 0
+    actions: int = 0
+    lost_races: int = 0
+    delivered: int = 0
+    undelivered: int = 0
+    degraded: bool = False
+
+
+class Notifier:
+    def __init__(self, *, store: Store, sink: AlertSink, settings: Settings, runbook: Runbook | None = None) -> None:
+        self.store = store
+        self.policy = Policy.from_settings(settings.checks)
+        self.deliverer = Deliverer(sink=sink, routes=Routes(settings.channels, settings.alerts_channel),
+                                   runbook=runbook)
+        self.lock_ttl = float(settings.checks.lock_ttl_seconds)
+        self.degraded = False
+        self._known: dict[str, Record] = {}  # the records as last read or written: degraded mode starts here
+        self._mutes: dict[str, float] = {}
+        self._dirty: set[str] = set()  # keys changed while the store was unavailable
+        self._local: list[tuple[Action, str]] = []  # degraded deliveries Slack has not taken yet (action, domain)
+        self._local_marks: dict[str, str] = {}
+
+    # -- one tick -------------------------------------------------------------------------------------------
+
+    def tick(self, alerts: Collection[Alert], *, now: float, unreadable: Collection[str] = (),
+             checks: Collection[str] | None = None, fence: Fence | None = None) -> TickReport:
+        """Step every key of `checks` (all when None) with this tick's alerts and deliver what that decided.
+
+        `unreadable`: clusters this tick could not read; their alerts are not counted missing.
+        `fence`: checked before each delivery; False (the tick's lock was lost) stops delivering.
+        """
+        observations = {k: o for k, o in observe(alerts).items() if checks is None or o.check in checks}
+        report = TickReport(observed=len(observations))
+        done: set[str] = set()
+        try:
+            if self.degraded:
+                self._recover()
+            self._step_stored(observations, now=now, unreadable=set(unreadable), checks=checks, report=report,
+                              done=done)
+            self.drain(fence=fence, report=report)
+        except StoreUnavailable as exc:
+            log.warning("alerts: state store unavailable (%s); alerts go out marked as possibly repeated", exc)
+            self.degraded = report.degraded = True
+            self._step_local(observations, now=now, unreadable=set(unreadable), checks=checks, skip=done,
+                             report=report)
+        return report
+
+    def _step_stored(self, observations: dict[str, Observation], *, now: float, unreadable: set[str],
+                     checks: Collection[str] | None, report: TickReport, done: set[str]) -> None:
+        docs = {k[len(keys.RECORD):]: v for k, v in self.store.scan_docs(keys.RECORD)}
+        queued_ids = self._outbox_ids()
+        for key in sorted(set(observations) | set(docs)):
+            versioned = docs.get(key)
+            record = Record.from_doc(versioned.doc["record"]) if versioned is not None else None
+            if record is not None and checks is not None and record.check not in checks:
+                continue
+            if versioned is not None:
+                self._requeue(key, versioned, queued_ids)
+            obs = observations.get(key)
+            mute = muted(self.store, key)
+            self._mutes[key] = mute.until if mute is not None else 0.0
+            clusters = set(record.clusters if record is not None else ()) | set(obs.clusters if obs else ())
+            new, actions = step(record, obs, now=now, policy=self.policy,
+                                mute_until=mute.until if mute is not None else None,
+                                blind=bool(clusters & unreadable))
+            done.add(key)
+            if record is not None:
+                self._known[key] = record
+            if new is None or new == record:
+                continue
+            queued = list(versioned.doc.get("queued", [])) if versioned is not None else []
+            doc = {"record": new.to_doc(), "queued": queued + [a.to_doc() for a in actions]}
+            written = self.store.put_doc(keys.RECORD + key, doc,
+                                         expect_version=versioned.version if versioned is not None else None)
+            if written is None:
+                report.lost_races += 1  # another replica stepped this key first: its deliveries stand
+                continue
+            self._known[key] = new
+            for action in actions:
+                self.store.push(keys.OUTBOX, json.dumps({"id": action.id, "key": key}))
+            report.actions += len(actions)
+
+    def _outbox_ids(self) -> set[str]:
+        return {json.loads(item)["id"] for item in self.store.peek(keys.OUTBOX, 100_000)}
+
+    def _requeue(self, key: str, versioned: Versioned, queued_ids: set[str]) -> None:
+        """A delivery the record lists but the outbox lost (a replica died between the two writes)."""
+        for entry in versioned.doc.get("queued", []):
+            action_id = f"{key}#{entry['seq']}"
+            if action_id not in queued_ids and self.store.get(keys.DONE + action_id) is None:
+                log.info("alerts: re-queueing delivery %s", action_id)
+                self.store.push(keys.OUTBOX, json.dumps({"id": action_id, "key": key}))
+
+    # -- the outbox -----------------------------------------------------------------------------------------
+
+    def drain(self, *, fence: Fence | None = None, report: TickReport | None = None) -> TickReport:
+        """Deliver queued deliveries in order, by one replica at a time, until done, Slack fails or the fence
+        says this replica no longer owns the run."""
+        report = report or TickReport()
+        lock = self.store.acquire_lock(keys.DELIVER_LOCK, ttl_seconds=self.lock_ttl)
+        if lock is None:
+            return report  # another replica is draining
+        try:
+            self._drain_locked(lock, fence, report)
+        finally:
+            self.store.release_lock(lock)
+        return report
+
+    def _drain_locked(self, lock: Lock, fence: Fence | None, report: TickReport) -> None:
+        while True:
+            items = self.store.peek(keys.OUTBOX, 100)
+            if not items:
+                return
+            for item in items:
+                if (fence is not None and not fence()) or not self.store.renew_lock(lock, ttl_seconds=self.lock_ttl):
+                    report.undelivered = len(self.store.peek(keys.OUTBOX, 100_000))
+                    return
+                if not self._deliver(item, report):
+                    report.undelivered = len(self.store.peek(keys.OUTBOX, 100_000))
+                    return
+                self.store.ack(keys.OUTBOX, item)
+
+    def _deliver(self, item: str, report: TickReport) -> bool:
+        """One outbox item; False when Slack could not take it (it stays at the head of the outbox)."""
+        entry = json.loads(item)
+        action_id, key = str(entry["id"]), str(entry["key"])
+        if self.store.get(keys.DONE + action_id) is not None:
+            return True
+        versioned = self.store.get_doc(keys.RECORD + key)
+        found = next((a for a in (versioned.doc.get("queued", []) if versioned else [])
+                      if f"{key}#{a['seq']}" == action_id), None)
+        if versioned is None or found is None:
+            return True  # delivered and settled already
+        action, record = Action.from_doc(found), Record.from_doc(versioned.doc["record"])
+        marker = keys.SENT + action_id + ":"
+        try:
+            posted = self.deliverer.send(
+                action, roots=record.roots, domain=record.domain, done=lambda s: self.store.get(marker + s),
+                mark=lambda s, ts: self.store.put(marker + s, ts, ttl_seconds=keys.MARKER_TTL_SECONDS))
+        except DeliveryFailed as exc:
+            log.warning("alerts: Slack did not take delivery %s (%s); it stays queued", action_id, exc)
+            return False
+        self.store.put(keys.DONE + action_id, "1", ttl_seconds=keys.MARKER_TTL_SECONDS)
+        self._settle(key, action.seq, posted)
+        report.delivered += 1
+        return True
+
+    def _settle(self, key: str, seq: int, posted: dict[str, str]) -> None:
+        """Drop the delivery from the record's queue and write back the roots it posted (compare-and-set)."""
+        for _ in range(20):
+            versioned = self.store.get_doc(keys.RECORD + key)
+            if versioned is None:
+                return
+            doc: dict[str, Any] = dict(versioned.doc)
+            doc["queued"] = [a for a in doc.get("queued", []) if a["seq"] != seq]
+            record = dict(doc["record"])
+            record["roots"] = {**record.get("roots", {}), **posted}
+            doc["record"] = record
+            if self.store.put_doc(keys.RECORD + key, doc, expect_version=versioned.version) is not None:
+                self._known[key] = Record.from_doc(record)
+                return
+        log.warning("alerts: could not write back delivery of %s#%d after 20 tries", key, seq)
+
+    # -- without the store ----------------------------------------------------------------------------------
+
+    def _step_local(self, observations: dict[str, Observation], *, now: float, unreadable: set[str],
+                    checks: Collection[str] | None, skip: set[str], report: TickReport) -> None:
+        for key in sorted(set(observations) | set(self._known)):
+            record = self._known.get(key)
+            if key in skip or (record is not None and checks is not None and record.check not in checks):
+                continue
+            obs = observations.get(key)
+            clusters = set(record.clusters if record is not None else ()) | set(obs.clusters if obs else ())
+            until = self._mutes.get(key) or None
+            new, actions = step(record, obs, now=now, policy=self.policy, mute_until=until,
+                                blind=bool(clusters & unreadable))
+            if new is None or new == record:
+                continue
+            self._known[key] = new
+            self._dirty.add(key)
+            self._local.extend((a, new.domain) for a in actions)
+            report.actions += len(actions)
+        while self._local:
+            action, domain = self._local[0]
+            key = action.view.key
+            done, mark = self._memory_marks(action.id + ":")
+            try:
+                posted = self.deliverer.send(action, roots=self._known[key].roots, domain=domain, done=done,
+                                             mark=mark, degraded=True)
+            except DeliveryFailed as exc:
+                log.warning("alerts: Slack did not take delivery %s either (%s); kept in memory", action.id, exc)
+                break
+            self._known[key] = self._known[key].evolve(roots={**self._known[key].roots, **posted})
+            self._local.pop(0)
+            report.delivered += 1
+        report.undelivered = len(self._local)
+
+    def _memory_marks(self, prefix: str) -> tuple[Done, Mark]:
+        def done(step: str) -> str | None:
+            return self._local_marks.get(prefix + step)
+
+        def mark(step: str, ts: str) -> None:
+            self._local_marks[prefix + step] = ts
+
+        return done, mark
+
+    def _recover(self) -> None:
+        """The store answers again: write back what changed meanwhile, so nothing already sent is sent again.
+
+        Deliveries Slack had not taken yet go into the record's queue and the outbox like any other."""
+        waiting: dict[str, list[Action]] = {}
+        for action, _ in self._local:
+            waiting.setdefault(action.view.key, []).append(action)
+        for key in sorted(self._dirty | set(waiting)):
+            record = self._known[key]
+            for _ in range(20):
+                current = self.store.get_doc(keys.RECORD + key)
+                queued = list(current.doc.get("queued", [])) if current is not None else []
+                doc = {"record": record.to_doc(), "queued": queued + [a.to_doc() for a in waiting.get(key, [])]}
+                if self.store.put_doc(keys.RECORD + key, doc,
+                                      expect_version=current.version if current is not None else None):
+                    break
+            for action in waiting.get(key, []):
+                self.store.push(keys.OUTBOX, json.dumps({"id": action.id, "key": key}))
+        log.info("alerts: state store back; %d record(s) written back, %d delivery(ies) queued",
+                 len(self._dirty), sum(len(v) for v in waiting.values()))
+        self._dirty.clear()
+        self._local.clear()
+        self._local_marks.clear()
+        self.degraded = False
