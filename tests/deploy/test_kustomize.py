@@ -66,15 +66,9 @@ def _render(overlay: str) -> list[Doc]:
     return [d for d in yaml.safe_load_all(proc.stdout) if d]
 
 
-_CACHE: dict[str, list[Doc]] = {}
-
-
 @pytest.fixture(scope="module")
-def rendered() -> Iterator[dict[str, list[Doc]]]:
-    if not _CACHE:
-        for overlay in OVERLAYS:
-            _CACHE[overlay] = _render(overlay)
-    yield _CACHE
+def rendered() -> dict[str, list[Doc]]:
+    return {overlay: _render(overlay) for overlay in OVERLAYS}
 
 
 def one(docs: list[Doc], kind: str, name: str = "rlark-bot") -> Doc:
