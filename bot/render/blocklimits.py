@@ -29,10 +29,12 @@ SUMMARY_SECTION: Final = 1200  # severity, case id, target, symptom
 EVIDENCE_SECTION: Final = SECTION_TEXT  # the first finding's evidence; the rest goes to the file
 STEPS_SECTION: Final = 1500
 AVOID_SECTION: Final = 1000
-CONTEXT_PIECE: Final = 500  # each context element: escalation, sources, stage, redactions
-OTHERS_SECTION: Final = 1800  # the other findings, one line each
+CONTEXT_PIECE: Final = 300  # each context element: escalation, sources, stage, redactions
+OTHERS_SECTION: Final = 1600  # the other findings, one line each
 OTHERS_LINES: Final = 12
-INCOMPLETE_SECTION: Final = 1500
+LIST_LINE: Final = 300  # one line of a list (another finding, a problem): the rest is in the file
+TITLE_IN_TEXT: Final = 200  # a case title inside a line of text (the notification, the root)
+INCOMPLETE_SECTION: Final = 1200
 FIRST_ERROR_SECTION: Final = 2500  # only shown when no case matched
 
 # Files uploaded into the thread.

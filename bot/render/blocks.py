@@ -55,6 +55,11 @@ class _Cuts:
     def note(self, key: str) -> Callable[[int], str]:
         return lambda n: "_" + mrkdwn(label(key, self.lang, n=n, file=self.file)) + "_"
 
+    def clip(self, text: str, limit: int) -> str:
+        """`text` cut to `limit`, remembered as a cut when it was one."""
+        self.any = self.any or lim.slack_len(text) > limit
+        return cut(text, limit)
+
     def fit(self, lines: Sequence[str], limit: int, *, key: str, max_lines: int | None = None) -> tuple[str, str]:
         """(the lines that fit, joined; the note on what was left out, or "")."""
         kept, left = fit_lines(lines, limit, more=self.note(key), max_lines=max_lines)
@@ -82,13 +87,16 @@ def _target_line(report: Report, redactor: Redactor) -> str:
     return text + (f" ({mrkdwn(clean_line(where, redactor))})" if where else "")
 
 
-def _summary(report: Report, f: Mapping[str, Any], redactor: Redactor, lang: str) -> list[dict[str, Any]]:
+def _summary(report: Report, f: Mapping[str, Any], redactor: Redactor, lang: str,
+             cuts: _Cuts) -> list[dict[str, Any]]:
     sev = str(f["severity"])
     head = f"{EMOJI.get(sev, '')} {clean_line(str(f['title']), redactor)}".strip()
     first = (f"*{mrkdwn(severity(sev, lang))}* · {inline(clean_line(str(f['case']), redactor))} · "
              f"{_target_line(report, redactor)}")
     symptom = mrkdwn(clean(str(f.get("symptom", "")), redactor))
-    return [header(head), section(cut(f"{first}\n{symptom}".rstrip(), lim.SUMMARY_SECTION))]
+    text = f"{first}\n{symptom}".rstrip()
+    cuts.clip(head, lim.HEADER_TEXT)
+    return [header(head), section(cuts.clip(text, lim.SUMMARY_SECTION))]
 
 
 def _code_section(title: str, lines: list[str], *, budget: int, cuts: _Cuts) -> dict[str, Any]:
@@ -134,8 +142,9 @@ def _others(findings: Sequence[Mapping[str, Any]], redactor: Redactor, lang: str
     for f in findings:
         sev = str(f["severity"])
         n = len(f.get("evidence") or [])
+        title = cuts.clip(mrkdwn(clean_line(str(f["title"]), redactor)), lim.TITLE_IN_TEXT)
         lines.append(f"• {EMOJI.get(sev, '')} *{mrkdwn(severity(sev, lang))}* "
-                     f"{inline(clean_line(str(f['case']), redactor))} — {mrkdwn(clean_line(str(f['title']), redactor))}"
+                     f"{inline(clean_line(str(f['case']), redactor))} — {title}"
                      f" _({mrkdwn(label('n_evidence', lang, n=n))})_")
     title = f"*{mrkdwn(label('others', lang))}*"
     body = cuts.join(lines, lim.OTHERS_SECTION - lim.slack_len(title) - 1, key="more_findings",
@@ -163,7 +172,7 @@ def _unread(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> list[
         parts.append(cut(f"*{mrkdwn(label('not_collected', lang))}*: {names}", budget // 3))
     if report.get("problems"):
         title = f":warning: *{mrkdwn(label('incomplete', lang))}*:"
-        lines = [f"• {mrkdwn(clean_line(p, redactor))}" for p in report["problems"]]
+        lines = [cuts.clip(f"• {mrkdwn(clean_line(p, redactor))}", lim.LIST_LINE) for p in report["problems"]]
         room = budget - lim.slack_len(title) - sum(lim.slack_len(p) + 1 for p in parts) - 1
         parts.insert(0, f"{title}\n" + cuts.join(lines, room, key="more_items"))
     return [section("\n".join(parts))] if parts else []
@@ -206,8 +215,8 @@ def fallback_text(report: Report, *, redactor: Redactor, lang: str) -> str:
     target = clean_line(str(report.get("target_label", "")), redactor)
     if findings:
         f = findings[0]
-        text = (f"{clean_line(str(f['case']), redactor)} — {clean_line(str(f['title']), redactor)} · {target}"
-                f" ({severity(str(f['severity']), lang)})")
+        title = cut(clean_line(str(f["title"]), redactor), lim.TITLE_IN_TEXT)
+        text = f"{clean_line(str(f['case']), redactor)} — {title} · {target} ({severity(str(f['severity']), lang)})"
     else:
         stage = clean_line(str(report.get("last_stage", "")), redactor)
         text = f"{label('no_case', lang)} · {target} · {label('stage', lang)}: {stage}"
@@ -233,7 +242,7 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str) -> SlackMe
     blocks: list[dict[str, Any]] = []
     if findings:
         f = findings[0]
-        blocks += _summary(report, f, redactor, lang)
+        blocks += _summary(report, f, redactor, lang, cuts)
         blocks.append(_evidence(f, redactor, lang, cuts))
         blocks += _advice(f, redactor, lang, cuts)
         blocks += _others(findings[1:], redactor, lang, cuts)

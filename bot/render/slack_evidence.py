@@ -62,6 +62,8 @@ def evidence_file_name(report: Mapping[str, Any]) -> str:
 
 def _finding_text(index: int, finding: Mapping[str, Any], lang: str) -> list[str]:
     out = [f"{index}. [{severity(str(finding['severity']), lang)}] {finding['case']} — {finding['title']}"]
+    if finding.get("symptom"):
+        out.append(f"   {finding['symptom']}")
     out += ["   " + line for line in evidence_lines(finding.get("evidence") or [])]
     if finding.get("next_steps"):
         out.append(f"   {label('next_steps', lang)}:")

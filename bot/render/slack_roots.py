@@ -48,7 +48,8 @@ def root_verdict(report: Mapping[str, Any], *, thread_hint: bool, redactor: Reda
     if findings:
         f = findings[0]
         sev = str(f["severity"])
-        title, case = clean_line(str(f["title"]), redactor), clean_line(str(f["case"]), redactor)
+        title = cut(clean_line(str(f["title"]), redactor), lim.TITLE_IN_TEXT)
+        case = clean_line(str(f["case"]), redactor)
         head = f"{EMOJI.get(sev, '')} *{mrkdwn(title)}* · {mrkdwn(severity(sev, lang))} · {inline(case)}"
         text = f"{target}: {case} — {title}"
     else:
