@@ -314,3 +314,23 @@ def test_the_settings_in_the_configmap_are_accepted_by_the_bot(rendered: dict[st
     assert str(settings.data_dir) == "/data"
     assert settings.admin_usergroup and settings.admin_channel and settings.alerts_channel
     assert (settings.redis_url is not None) is (overlay == "ha")
+
+
+@pytest.mark.parametrize("overlay", BOT_OVERLAYS)
+def test_without_the_kubeconfig_secret_the_bot_reads_the_cluster_it_runs_in(rendered: dict[str, list[Doc]],
+                                                                            overlay: str,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.cluster.kubeconfig import load_source
+
+    docs = rendered[overlay]
+    c = container(docs)
+    path = next(e["value"] for e in c["env"] if e["name"] == "KUBECONFIG")
+    volume = next(v for v in one(docs, "Deployment")["spec"]["template"]["spec"]["volumes"] if v["name"] == "kubeconfig")
+    mount = next(m for m in c["volumeMounts"] if m["name"] == "kubeconfig")
+    assert volume["secret"]["secretName"] == "rlark-bot-kubeconfig" and volume["secret"]["optional"] is True
+    assert mount["readOnly"] is True
+    assert f"{mount['mountPath']}/{volume['secret']['items'][0]['path']}" == path  # the Secret's file is KUBECONFIG
+    assert not Path(path).exists()  # as in a pod whose operator created no rlark-bot-kubeconfig
+    monkeypatch.setenv("KUBECONFIG", path)
+    monkeypatch.setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1")
+    assert load_source(None).in_cluster
