@@ -1,1 +1,1 @@
-"""Scheduled checks on APScheduler: the only package that imports it."""
+"""Scheduled checks inside `serve`: the only package that imports APScheduler (in `background`)."""
