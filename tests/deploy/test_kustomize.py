@@ -325,7 +325,8 @@ def test_without_the_kubeconfig_secret_the_bot_reads_the_cluster_it_runs_in(rend
     docs = rendered[overlay]
     c = container(docs)
     path = next(e["value"] for e in c["env"] if e["name"] == "KUBECONFIG")
-    volume = next(v for v in one(docs, "Deployment")["spec"]["template"]["spec"]["volumes"] if v["name"] == "kubeconfig")
+    pod = one(docs, "Deployment")["spec"]["template"]["spec"]
+    volume = next(v for v in pod["volumes"] if v["name"] == "kubeconfig")
     mount = next(m for m in c["volumeMounts"] if m["name"] == "kubeconfig")
     assert volume["secret"]["secretName"] == "rlark-bot-kubeconfig" and volume["secret"]["optional"] is True
     assert mount["readOnly"] is True
