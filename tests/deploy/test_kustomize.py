@@ -335,3 +335,12 @@ def test_without_the_kubeconfig_secret_the_bot_reads_the_cluster_it_runs_in(rend
     monkeypatch.setenv("KUBECONFIG", path)
     monkeypatch.setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1")
     assert load_source(None).in_cluster
+
+
+@pytest.mark.parametrize("overlay", BOT_OVERLAYS)
+def test_the_kubelet_waits_longer_than_serve_drains(rendered: dict[str, list[Doc]], overlay: str) -> None:
+    from bot.cli import build_parser
+
+    pod = one(rendered[overlay], "Deployment")["spec"]["template"]["spec"]
+    args = build_parser().parse_args(["serve", *container(rendered[overlay]).get("args", [])])
+    assert pod["terminationGracePeriodSeconds"] > args.grace
