@@ -344,3 +344,16 @@ def test_the_kubelet_waits_longer_than_serve_drains(rendered: dict[str, list[Doc
     pod = one(rendered[overlay], "Deployment")["spec"]["template"]["spec"]
     args = build_parser().parse_args(["serve", *container(rendered[overlay]).get("args", [])])
     assert pod["terminationGracePeriodSeconds"] > args.grace
+
+
+def test_the_readme_names_what_the_manifests_use(rendered: dict[str, list[Doc]]) -> None:
+    readme = (DEPLOY / "README.md").read_text(encoding="utf-8")
+    for named in re.findall(r"deploy/overlays/([a-z-]+)", readme):
+        assert named in OVERLAYS, named
+    assert {*OVERLAYS} - {"control-plane-reader", "member-cluster-reader", "ci-cluster-reader"} <= \
+        set(re.findall(r"overlays/([a-z-]+)", readme))
+    refs = {(r["name"], r["key"]) for e in container(rendered["single"])["env"]
+            if (r := e.get("valueFrom", {}).get("secretKeyRef"))}
+    for name, key in refs:
+        assert re.search(rf"create secret generic {name}\b", readme) and f"--from-literal={key}=" in readme, key
+    assert "create secret generic rlark-bot-kubeconfig --from-file=config=" in readme
