@@ -102,16 +102,11 @@ def _finish(standin: SlackStandIn, call: Call, status: int, body: Obj | str | No
         standin.cond.notify_all()
 
 
-def _answer_fault(req: BaseHTTPRequestHandler, fault: Fault) -> tuple[int, Obj | None]:
-    if fault.drop:
-        req.close_connection = True
-        return -1, None
+def _fault_answer(fault: Fault) -> tuple[int, Obj, dict[str, str]]:
     status = fault.status or 200
     error = fault.error or ("ratelimited" if status == 429 else "internal_error")
-    body: Obj = {"ok": False, "error": error}
     headers = {} if fault.retry_after is None else {"Retry-After": str(fault.retry_after)}
-    _send(req, status, body, headers)
-    return status, body
+    return status, {"ok": False, "error": error}, headers
 
 
 def _web_api(standin: SlackStandIn, call: Call) -> Obj:
@@ -127,7 +122,7 @@ def _web_api(standin: SlackStandIn, call: Call) -> Obj:
         return {"ok": False, "error": "not_allowed_token_type" if known else "invalid_auth"}
     with standin.cond:
         try:
-            return {"ok": True, **method(standin.model, decode_params(call.params))}
+            return {"ok": True, **method(standin.model, call.params)}
         except ApiError as e:
             return e.body()
 
@@ -146,9 +141,9 @@ def _respond(standin: SlackStandIn, hook_id: str, body: Obj) -> tuple[int, str]:
         hook = standin.model.responses.get(hook_id)
         if hook is None:
             return 404, "no_service"
-        hook.posts.append(body)
+        hook.posts.append(body)  # as decoded from the request, before it is applied
         try:
-            standin.model.respond(hook, decode_params(body))
+            standin.model.respond(hook, body)
         except ApiError as e:
             return 400, e.error
     return 200, "ok"
@@ -176,11 +171,16 @@ def serve_request(standin: SlackStandIn, req: BaseHTTPRequestHandler) -> None:
         return
     method = name if kind == "api" else UPLOAD if kind == UPLOAD else RESPONSE
     headers = {k.lower(): v for k, v in req.headers.items()}
-    parse_error: str | None = None
+    refusal: ApiError | None = None
     try:
         params = _parse(kind, name, headers, body, url.query)
     except (ValueError, UnicodeDecodeError):
-        params, parse_error = {}, "invalid_json" if "json" in headers.get("content-type", "") else "invalid_form_data"
+        params = {}
+        refusal = ApiError("invalid_json" if "json" in headers.get("content-type", "") else "invalid_form_data")
+    try:
+        params = decode_params(params)
+    except ApiError as e:  # recorded as sent, refused as Slack refuses it
+        refusal = e
     token = _bearer(headers) or (params.pop("token", None) if kind == "api" else None)
     call = Call(method=method, params=params, headers=headers, at=time.monotonic(), wall=time.time(),
                 token=token, body=body)
@@ -190,19 +190,23 @@ def serve_request(standin: SlackStandIn, req: BaseHTTPRequestHandler) -> None:
     delay = _take(standin, standin.delays, method)
     if delay is not None:
         standin.stopping.wait(delay.seconds)
-    fault = _take(standin, standin.faults, method)
-    if fault is not None:
-        _finish(standin, call, *_answer_fault(req, fault))
-        return
+    fault: Fault | None = _take(standin, standin.faults, method)
     status: int
     answer: Obj | str
-    if parse_error is not None:
-        status, answer = (200, {"ok": False, "error": parse_error}) if kind == "api" else (400, parse_error)
+    extra: dict[str, str] = {}
+    if fault is not None and fault.drop:
+        _finish(standin, call, -1, None)
+        req.close_connection = True
+        return
+    if fault is not None:
+        status, answer, extra = _fault_answer(fault)
+    elif refusal is not None:
+        status, answer = (200, refusal.body()) if kind == "api" else (400, refusal.error)
     elif kind == "api":
         status, answer = 200, _web_api(standin, call)
     elif kind == UPLOAD:
         status, answer = _upload(standin, name, body)
     else:
         status, answer = _respond(standin, name, params)
-    _send(req, status, answer)
-    _finish(standin, call, status, answer)
+    _finish(standin, call, status, answer)  # before the answer leaves, so a test that got it sees it recorded
+    _send(req, status, answer, extra)
