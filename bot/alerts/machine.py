@@ -7,7 +7,7 @@ firing --(gone `clear_after_ticks` ticks)--> resolved --(seen again)--> firing (
 * Flapping: a key that fires again less than `hold_down_seconds` after it resolved re-opens only once it has
   persisted for a hold-down, so an alert that blinks every tick makes no storm of re-opens.
 * `blind`: the alert's cluster could not be read this tick, so its absence says nothing: not counted missing.
-* Muted (`mute_until` in the future): nothing is posted except a resolution; a mute that ends while the alert
+* Muted (the store holds a mute for the key; its TTL ends it): nothing is posted except a resolution; a mute that ends while the alert
   still fires adds one reply (or the root, when the alert was muted from its first sighting).
 """
 
@@ -93,19 +93,18 @@ def _resolved_seen(rec: Record, obs: Observation, *, now: float, policy: Policy,
 
 
 def step(record: Record | None, observation: Observation | None, *, now: float, policy: Policy,
-         mute_until: float | None = None, blind: bool = False) -> tuple[Record | None, list[Action]]:
+         muted: bool = False, blind: bool = False) -> tuple[Record | None, list[Action]]:
     """Advance one key by one tick. Returns the record to keep (None: nothing to keep) and what to post."""
-    muted = mute_until is not None and mute_until > now
     if record is None:
         if observation is None:
             return None, []
-        rec = _new(observation, now).evolve(muted_until=mute_until if muted else None)
+        rec = _new(observation, now).evolve(muted=muted)
         if muted:
             return rec, []
         rec, action = _act(rec.evolve(posted=_posted(rec), last_change_at=now), "post_root")
         return rec, [action]
-    unmuted = record.muted_until is not None and not muted
-    record = record.evolve(muted_until=mute_until if muted else None)
+    unmuted = record.muted and not muted
+    record = record.evolve(muted=muted)
     if observation is not None:
         if record.state == "firing":
             return _firing(record, observation, now=now, policy=policy, muted=muted, unmuted=unmuted)

@@ -85,7 +85,7 @@ class Record:
     last_change_at: float | None = None
     resolved_at: float | None = None
     back_since: float | None = None  # seen again within the hold-down after resolving; re-opens once it persists
-    muted_until: float | None = None
+    muted: bool = False  # as of the last tick (a mute ending while firing adds a reply)
     seq: int = 0  # deliveries made for this key so far: the next one's id is `<key>#<seq + 1>`
     roots: dict[str, str] = field(default_factory=dict)  # channel -> root message ts (written back on delivery)
 

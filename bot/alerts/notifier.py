@@ -55,7 +55,7 @@ class Notifier:
         self.lock_ttl = float(settings.checks.lock_ttl_seconds)
         self.degraded = False
         self._known: dict[str, Record] = {}  # the records as last read or written: degraded mode starts here
-        self._mutes: dict[str, float] = {}
+        self._mutes: dict[str, bool] = {}
         self._dirty: set[str] = set()  # keys changed while the store was unavailable
         self._local: list[tuple[Action, str]] = []  # degraded deliveries Slack has not taken yet (action, domain)
         self._local_marks: dict[str, str] = {}
@@ -97,11 +97,9 @@ class Notifier:
             if versioned is not None:
                 self._requeue(key, versioned, queued_ids)
             obs = observations.get(key)
-            mute = muted(self.store, key)
-            self._mutes[key] = mute.until if mute is not None else 0.0
+            self._mutes[key] = is_muted = muted(self.store, key) is not None
             clusters = set(record.clusters if record is not None else ()) | set(obs.clusters if obs else ())
-            new, actions = step(record, obs, now=now, policy=self.policy,
-                                mute_until=mute.until if mute is not None else None,
+            new, actions = step(record, obs, now=now, policy=self.policy, muted=is_muted,
                                 blind=bool(clusters & unreadable))
             done.add(key)
             if record is not None:
@@ -211,8 +209,7 @@ class Notifier:
                 continue
             obs = observations.get(key)
             clusters = set(record.clusters if record is not None else ()) | set(obs.clusters if obs else ())
-            until = self._mutes.get(key) or None
-            new, actions = step(record, obs, now=now, policy=self.policy, mute_until=until,
+            new, actions = step(record, obs, now=now, policy=self.policy, muted=self._mutes.get(key, False),
                                 blind=bool(clusters & unreadable))
             if new is None or new == record:
                 continue

@@ -32,7 +32,8 @@ class Tick:
 def run(ticks: list[Tick]) -> Record | None:
     rec: Record | None = None
     for i, t in enumerate(ticks):
-        rec, actions = step(rec, t.seen, now=t.at, policy=POLICY, mute_until=t.mute_until, blind=t.blind)
+        muted = t.mute_until is not None and t.mute_until > t.at  # the store's TTL ends a mute
+        rec, actions = step(rec, t.seen, now=t.at, policy=POLICY, muted=muted, blind=t.blind)
         got = tuple(a.kind + (f":{a.reason}" if a.reason else "") for a in actions)
         assert got == t.want, f"tick {i} at {t.at}: got {got}, want {t.want}"
         if rec is not None:  # a record written back and read again behaves the same

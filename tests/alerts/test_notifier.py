@@ -6,7 +6,6 @@ import json
 
 from alerts.fakes import RecordingSink
 from alerts.helpers import T0, pending, pool, settings
-
 from bot.alerts import keys
 from bot.alerts.mutes import list_firing, mute, unmute
 from bot.alerts.notifier import Notifier
@@ -67,7 +66,7 @@ def test_many_pods_of_one_cause_are_one_root_listing_them() -> None:
     n, sink, _ = make()
     group = "ci//NodePool/npu-a3"
     alerts = [pending(f"r{i:03}", cause="pod.schedule.insufficient-resources", group=group) for i in range(200)]
-    n.tick(alerts + [pending("alone")], now=T0)
+    n.tick([*alerts, pending("alone")], now=T0)
     roots = sink.roots()
     assert len(roots) == 2
     grouped = next(r for r in roots if r.metadata["event_payload"]["key"] == f"long-pending:{group}")
