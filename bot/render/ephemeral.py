@@ -10,6 +10,7 @@ named in `SlackMessage.verbatim` so the app's final seal leaves them alone.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Final
 
 from bot.checks.alerts import Alert
@@ -46,6 +47,8 @@ _TEXT: Final[dict[str, tuple[str, str]]] = {
     "not_found": ("没有找到 {target}：{where}", "{target} was not found: {where}"),
     "starting": ("机器人正在启动，请稍后再试。", "The bot is starting up; try again in a moment."),
     "duplicate": ("{target} 正在诊断中：{link}", "{target} is already being diagnosed: {link}"),
+    "duplicate.nolink": ("{target} 正在诊断中，请查看本频道里的话题。",
+                         "{target} is already being diagnosed; see its thread in this channel."),
     "busy": ("当前诊断任务太多，请过一分钟再试。", "Too many diagnoses are running right now; try again in a minute."),
     "error": ("抱歉，处理这个请求时出错了，已记录日志。请稍后重试。",
               "Sorry, something went wrong handling that request; it has been logged. Please try again later."),
@@ -79,8 +82,8 @@ KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
 }
 
 
-def _t(key: str, lang: str, **fields: object) -> str:
-    return _TEXT[key][lang_index(lang)].format(**fields)
+def _t(entry: str, lang: str, /, **fields: object) -> str:
+    return _TEXT[entry][lang_index(lang)].format(**fields)
 
 
 def _check(kind: str, fields: Mapping[str, Any]) -> None:
@@ -99,10 +102,17 @@ def _one(text: str) -> SlackMessage:
     return SlackMessage(text=body, blocks=[section(body)])
 
 
-def _link(permalink: str) -> str:
-    if permalink.startswith("https://") and not any(c in permalink for c in " <>|`") and "[REDACTED:" not in permalink:
-        return f"<{permalink.replace('&', '&amp;')}>"
-    return mrkdwn(permalink)
+def _is_url(text: str) -> bool:
+    return text.startswith("https://") and not any(c in text for c in " <>|`") and "[REDACTED:" not in text
+
+
+def _field(value: Any) -> str | None:
+    """A scalar field as text (times as RFC3339); collections are not text fields."""
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, str | int | float):
+        return str(value)
+    return None
 
 
 def _alerts(alerts: Sequence[Alert], muted: Mapping[str, str], redactor: Redactor, lang: str) -> SlackMessage:
@@ -112,8 +122,9 @@ def _alerts(alerts: Sequence[Alert], muted: Mapping[str, str], redactor: Redacto
     shown = alerts[:ALERTS_SHOWN]
     for a in shown:
         notes = []
-        if a.since:
-            notes.append(_t("alerts.since", lang, since=a.since.strftime("%Y-%m-%dT%H:%M:%SZ")))
+        since = _field(a.since) if a.since else None
+        if since:
+            notes.append(_t("alerts.since", lang, since=since))
         if a.key in muted:
             notes.append(_t("alerts.muted", lang, until=clean_line(muted[a.key], redactor)))
         summary = cut(mrkdwn(clean_line(a.summary, redactor)), ALERT_SUMMARY)
@@ -131,7 +142,7 @@ def ephemeral(kind: str, *, lang: str, redactor: Redactor, **fields: Any) -> Sla
     """The ephemeral reply of `kind` (see KINDS for the fields each takes); bad arguments are one line."""
     lang_index(lang)
     _check(kind, fields)
-    line = {k: clean_line(str(v), redactor) for k, v in fields.items() if isinstance(v, str)}
+    line = {k: clean_line(text, redactor) for k, v in fields.items() if (text := _field(v)) is not None}
     if kind in ("usage", "help"):
         c = inline(line.get("command") or "/rlark")
         if kind == "help":
@@ -143,10 +154,13 @@ def ephemeral(kind: str, *, lang: str, redactor: Redactor, **fields: Any) -> Sla
     if kind == "alerts":
         return _alerts(list(fields["alerts"]), dict(fields.get("muted") or {}), redactor, lang)
     if kind == "duplicate":
-        return _one(_t("duplicate", lang, target=inline(line["target"]), link=_link(line["permalink"])))
+        link = line.get("permalink", "")
+        if _is_url(link):
+            return _one(_t("duplicate", lang, target=inline(line["target"]), link=f"<{link.replace('&', '&amp;')}>"))
+        return _one(_t("duplicate.nolink", lang, target=inline(line["target"])))
     if kind in ("muted", "unmuted"):
-        key = "muted.until" if line.get("until") else kind
-        return _one(_t(key, lang, **{k: inline(v) if k == "key" else mrkdwn(v) for k, v in line.items()}))
+        entry = "muted.until" if line.get("until") else kind
+        return _one(_t(entry, lang, **{k: inline(v) if k == "key" else mrkdwn(v) for k, v in line.items()}))
     if kind == "not_found":
         return _one(_t("not_found", lang, target=inline(line["target"]), where=mrkdwn(line["where"])))
     return _one(mrkdwn(_t(kind, lang)))

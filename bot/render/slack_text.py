@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from bot.redact import Redactor
@@ -18,8 +19,9 @@ from bot.render.plain import plain
 
 ELLIPSIS = "…"
 _TICK = "ˋ"  # U+02CB stands in for a backtick inside code
-_MASK = "[REDACTED:"
-_ENTITY_MAX = len("&amp;")
+# What a cut must not split: a redaction mark (kinds are short) or one of the entities `mrkdwn` writes.
+_ATOMIC = re.compile(r"\[REDACTED:[a-z0-9_.-]{0,60}\]|&amp;|&lt;|&gt;")
+_WINDOW = 80
 
 
 def clean(text: str, redactor: Redactor) -> str:
@@ -70,12 +72,11 @@ def cut(text: str, limit: int, *, mark: str = ELLIPSIS) -> str:
     if slack_len(text) <= limit:
         return text
     end = _prefix_end(text, max(0, limit - slack_len(mark)))
-    amp = text.rfind("&", max(0, end - _ENTITY_MAX + 1), end)
-    if amp >= 0 and ";" not in text[amp:end]:
-        end = amp
-    start = text.rfind(_MASK, 0, end)
-    if start >= 0 and text.find("]", start) >= end:
-        end = start
+    lo = max(0, end - _WINDOW)
+    for m in _ATOMIC.finditer(text, lo, end + _WINDOW):
+        if m.start() < end < m.end():
+            end = m.start()
+            break
     return text[:end] + mark
 
 
