@@ -1,0 +1,154 @@
+"""The embedded store keeps its data in the data directory across restarts of the bot, clean or not."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import redis
+
+from bot.store.base import StoreUnavailable
+from bot.store.embedded import SOCKET_PATH_MAX, server_config, socket_path_for
+from bot.store.factory import open_store
+
+REPO = Path(__file__).resolve().parents[2]
+
+WRITE = """
+store = open_store(url=None, data_dir=DATA, prefix="rlark-bot:v1:")
+assert store.claim("slack:retry:1", ttl_seconds=3600)
+store.put("cooldown:C1:job/x", "C1/1700000000.1", ttl_seconds=3600)
+store.put("permanent", "kept")
+assert store.put_doc("alert:a", {"state": "firing", "ts": "1.1"}, expect_version=None)
+assert store.put_doc("alert:a", {"state": "resolved", "ts": "1.1"}, expect_version=1)
+store.push("outbox", "post:1")
+store.push("outbox", "post:2")
+lock = store.acquire_lock("scheduler", ttl_seconds=3600)
+store.release_lock(lock)
+print(json.dumps({"fence": lock.fence, "server": server_pid()}))
+"""
+
+READ = """
+store = open_store(url=None, data_dir=DATA, prefix="rlark-bot:v1:")
+doc = store.get_doc("alert:a")
+lock = store.acquire_lock("scheduler", ttl_seconds=60)
+print(json.dumps({
+    "claim_taken": not store.claim("slack:retry:1", ttl_seconds=60),
+    "cooldown": store.get("cooldown:C1:job/x"), "cooldown_ttl": store.ttl("cooldown:C1:job/x"),
+    "permanent": store.get("permanent"), "doc": doc.doc, "version": doc.version,
+    "outbox": store.peek("outbox", 10), "fence": lock.fence, "server": server_pid(),
+}))
+store.close()
+"""
+
+ENDINGS = {
+    "clean": "",
+    "close": "store.close()",
+    # the bot dies without cleaning up: its server is left running and the next start adopts it
+    "bot-crash": "os._exit(1)",
+    # the bot and its server die at once (OOM kill of the container): only what is on disk survives
+    "both-crash": "os.kill(server_pid(), signal.SIGKILL); os._exit(1)",
+}
+
+
+def run(data_dir: Path, body: str) -> subprocess.CompletedProcess[str]:
+    prologue = f"""
+        import json, os, signal
+        from pathlib import Path
+        import redis
+        from bot.store.embedded import socket_path_for
+        from bot.store.factory import open_store
+        DATA = Path({str(data_dir)!r})
+        def server_pid():
+            client = redis.Redis(unix_socket_path=str(socket_path_for(DATA.resolve())))
+            try:
+                return int(client.info("server")["process_id"])
+            finally:
+                client.close()
+    """
+    code = textwrap.dedent(prologue) + textwrap.dedent(body)
+    return subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=REPO)
+
+
+def answers(data_dir: Path) -> bool:
+    client = redis.Redis(unix_socket_path=str(socket_path_for(data_dir.resolve())), socket_timeout=0.5,
+                         socket_connect_timeout=0.5, retry=None)
+    try:
+        return bool(client.ping())
+    except (redis.RedisError, OSError):
+        return False
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+def test_data_survives_a_restart_of_the_bot(tmp_path: Path, ending: str) -> None:
+    data_dir = tmp_path / "data"
+    first = run(data_dir, WRITE + ENDINGS[ending])
+    assert first.returncode == (1 if "crash" in ending else 0), first.stderr
+    written = json.loads(first.stdout)
+    if ending in ("clean", "close"):
+        assert not answers(data_dir), "a clean exit stops the embedded server"
+    second = run(data_dir, READ)
+    assert second.returncode == 0, second.stderr
+    seen = json.loads(second.stdout)
+    assert seen["claim_taken"] and seen["permanent"] == "kept"
+    assert seen["cooldown"] == "C1/1700000000.1" and 3500 < seen["cooldown_ttl"] <= 3600
+    assert seen["doc"] == {"state": "resolved", "ts": "1.1"} and seen["version"] == 2
+    assert seen["outbox"] == ["post:1", "post:2"]
+    assert seen["fence"] == written["fence"] + 1, "fences keep growing across restarts"
+    if ending == "bot-crash":
+        assert seen["server"] == written["server"], "the orphaned server was adopted, not doubled"
+    else:
+        assert seen["server"] != written["server"]
+    assert not answers(data_dir), "closing the store stops the server it started or adopted"
+
+
+def test_one_process_per_data_directory(tmp_path: Path) -> None:
+    store = open_store(url=None, data_dir=tmp_path / "data", prefix="p:")
+    try:
+        with pytest.raises(StoreUnavailable, match="in use by another rlark-bot process") as info:
+            open_store(url=None, data_dir=tmp_path / "data", prefix="p:")
+        assert "\n" not in str(info.value)
+        store.put("k", "still fine")
+        assert store.get("k") == "still fine"
+    finally:
+        store.close()
+    again = open_store(url=None, data_dir=tmp_path / "data", prefix="p:")
+    try:
+        assert again.get("k") == "still fine"
+    finally:
+        again.close()
+
+
+def test_an_unusable_data_directory_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(StoreUnavailable, match="cannot use") as info:
+        open_store(url=None, data_dir=blocker / "data", prefix="p:")
+    assert "\n" not in str(info.value)
+
+
+def test_long_data_directories_get_a_short_stable_socket(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    path = socket_path_for(deep)
+    assert len(str(path)) <= SOCKET_PATH_MAX and path == socket_path_for(deep)
+    assert socket_path_for(deep / "other") != path
+    assert socket_path_for(tmp_path) == tmp_path / "redis.sock"
+    store = open_store(url=None, data_dir=deep, prefix="p:")
+    try:
+        store.put("k", "v")
+        assert store.get("k") == "v"
+    finally:
+        store.close()
+
+
+def test_server_config_is_durable_and_private(tmp_path: Path) -> None:
+    config = server_config(tmp_path / 'with "quote" and space', tmp_path / "s.sock").splitlines()
+    assert "appendonly yes" in config and "appendfsync always" in config
+    assert "port 0" in config, "no TCP listener: only this machine's unix socket"
+    assert f'dir "{tmp_path}/with \\"quote\\" and space"' in config
