@@ -24,7 +24,7 @@ from bot.render import render_checks, render_diagnosis
 from bot.runbook import Runbook, RunbookError, load_runbook
 from bot.settings import Settings
 from bot.signals.names import SIGNALS
-from bot.sources import EvidenceSource
+from bot.sources import EvidenceSource, Gathered
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,11 @@ class Service:
         return self._runbook
 
     def diagnose(self, target: Target, *, source: EvidenceSource, now: datetime | None = None,
-                 progress: Progress | None = None) -> Diagnosis:
-        """Collect what `target` needs and diagnose it. Raises NotFound (says where it looked) or SourceError."""
+                 progress: Progress | None = None, gathered: Gathered | None = None) -> Diagnosis:
+        """Collect what `target` needs and diagnose it. Raises NotFound (says where it looked) or SourceError.
+        `gathered`: evidence already read for this target (by `source.locate`), used instead of reading again."""
         runbook = self.runbook
-        evidence = source.for_target(target, progress=progress).evidence
+        evidence = (gathered or source.for_target(target, progress=progress)).evidence
         diag = diagnose(evidence, runbook, resolve_now(now, evidence), target=target, redactor=self.redactor,
                         thresholds=self.settings.thresholds)
         if not diag.found:

@@ -15,7 +15,7 @@ from bot.bundle import BundleError, read_bundle
 from bot.bundle.writer import Scope, listed_in_bundle
 from bot.cluster.progress import NullProgress, Progress
 from bot.errors import NotFound, SourceError, UsageError
-from bot.models import Evidence, Target
+from bot.models import Evidence, Target, TargetKind
 from bot.settings import Settings
 
 
@@ -27,9 +27,44 @@ class Gathered:
     listed: frozenset[Scope]
 
 
+@dataclass(frozen=True)
+class Location:
+    """Where a target lives, for deciding who may see it before anything is said about it.
+
+    `clusters`: the Job's control plane and, where known, the clusters its Tasks were routed to; for a pod or
+    runner, its cluster. `gathered`: the evidence already read to find it, when that was the cheapest way.
+    """
+
+    clusters: tuple[str, ...]
+    namespace: str
+    domain: str
+    gathered: Gathered | None = None
+
+
+def find_in(evidence: Evidence, target: Target) -> Location | None:
+    """The target's location in evidence already read, or None when it is not there."""
+    if target.kind is TargetKind.JOB:
+        job = next((j for j in evidence.jobs if j.name == target.name), None)
+        if job is None:
+            return None
+        routed = [t.agent_id or t.cluster for t in evidence.tasks if t.job_name == target.name]
+        clusters = dict.fromkeys([c for c in [evidence.control_plane or job.cluster, *routed] if c])
+        return Location(tuple(clusters), "", job.spec.domain)
+    pool = evidence.pods if target.kind is TargetKind.POD else evidence.ephemeral_runners
+    obj = next((o for o in pool if o.name == target.name and (not target.namespace or o.namespace == target.namespace)),
+               None)
+    return None if obj is None else Location((obj.cluster,), obj.namespace, "")
+
+
 class EvidenceSource(Protocol):
     @property
     def label(self) -> str: ...
+
+    def locate(self, target: Target) -> Location: ...
+
+    def check(self) -> str | None:
+        """None when the source looks usable (for readiness), else the reason in one line."""
+        ...
 
     def for_target(self, target: Target, *, progress: Progress | None = None) -> Gathered: ...
 
@@ -57,6 +92,16 @@ class BundleSource:
         except RecursionError as exc:  # a pathologically nested document the reader did not name
             raise SourceError(f"cannot read snapshot {self.path}: a file is nested too deeply") from exc
 
+    def check(self) -> str | None:
+        return None if self.path.is_dir() else f"{self.path} is not a directory"
+
+    def locate(self, target: Target) -> Location:
+        gathered = self._read()
+        found = find_in(gathered.evidence, target)
+        if found is None:
+            raise NotFound(f"{target} not found in {self.label}")
+        return Location(found.clusters, found.namespace, found.domain, gathered)
+
     def for_target(self, target: Target, *, progress: Progress | None = None) -> Gathered:
         return self._read()
 
@@ -73,6 +118,28 @@ class LiveSource:
     @property
     def label(self) -> str:
         return f"context {self.context}" if self.context else "the current kubeconfig context"
+
+    def check(self) -> str | None:
+        from bot.cluster.errors import CollectionError
+        from bot.cluster.kubeconfig import load_source
+
+        try:
+            load_source(self.kubeconfig)
+        except CollectionError as exc:
+            return str(exc)
+        return None
+
+    def locate(self, target: Target) -> Location:
+        from bot.cluster.errors import CollectionError, TargetNotFound
+        from bot.cluster.locate import locate
+
+        try:
+            found = locate(target, kubeconfig=self.kubeconfig, context=self.context, settings=self.settings)
+        except TargetNotFound as exc:
+            raise NotFound(f"{target} not found: looked in {exc.where}") from exc
+        except CollectionError as exc:
+            raise SourceError(str(exc)) from exc
+        return Location((found.cluster,), found.namespace, found.domain)
 
     def for_target(self, target: Target, *, progress: Progress | None = None) -> Gathered:
         from bot.cluster.collector import collect  # the Kubernetes client loads only in live mode

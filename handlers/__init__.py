@@ -1,1 +1,39 @@
-"""Slack entry points: parse, authorize and acknowledge, then hand over to the engine."""
+"""Slack entry points, registered in one place: parse, authorize and acknowledge, then hand over to the service."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from slack_bolt import Ack, App, BoltResponse
+
+from bot.slack.deps import Deps
+from handlers.actions import on_button
+from handlers.commands import on_command
+from handlers.errors import on_error
+
+ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
+
+
+def register(app: App, deps: Deps) -> None:
+    @app.middleware
+    def drop_retries(req: Any, resp: BoltResponse, next: Any) -> Any:
+        """A request Slack retries is answered 200 and never runs twice (the first one is being handled)."""
+        if req.headers.get("x-slack-retry-num"):
+            deps.log.info("retried request dropped", extra={"retry": req.headers.get("x-slack-retry-num")})
+            resp.status = 200
+            resp.body = ""
+            return resp
+        return next()
+
+    @app.command(deps.settings.slash_command)
+    def command(ack: Ack, body: dict[str, Any]) -> None:
+        on_command(deps, ack, body)
+
+    @app.action(ACTIONS)
+    def button(ack: Ack, body: dict[str, Any]) -> None:
+        on_button(deps, ack, body)
+
+    @app.error
+    def error(error: Exception, body: dict[str, Any]) -> None:
+        on_error(deps, error, body)

@@ -1,17 +1,65 @@
-"""`rlark-bot serve`: the Slack app."""
+"""`rlark-bot serve`: the Slack bot. The composition root: Settings -> Redactor -> Store -> service -> app -> run."""
 
 from __future__ import annotations
 
 import argparse
+from concurrent.futures import ThreadPoolExecutor
 
-from bot.commands.common import Runtime
-from bot.errors import UserError
+from bot.commands.common import Runtime, add_source_args
+from bot.errors import SourceError, UsageError
+from bot.obs.logs import configure_logging
+from bot.obs.metrics import Metrics
+from bot.settings import Settings
+from bot.store.base import Store, StoreUnavailable
+
+DIAGNOSIS_WORKERS = 4
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("serve", help="run the Slack bot")
+    p = sub.add_parser("serve", help="run the Slack bot (Socket Mode, or HTTP with --http)")
+    p.add_argument("--http", action="store_true", help="receive Slack's requests at POST /slack/events")
+    p.add_argument("--port", type=int, default=None, help="listen port (default $PORT, else 3000)")
+    p.add_argument("--host", default=None, help="listen address in HTTP mode (default $HOST, else 0.0.0.0)")
+    add_source_args(p)
+    p.add_argument("--grace", type=float, default=25.0, help="seconds in-flight diagnoses get on SIGTERM")
     p.set_defaults(run=run)
 
 
+def _mode(args: argparse.Namespace, settings: Settings) -> bool:
+    """True for Socket Mode. Checks that the tokens the chosen mode needs are set (one line if not)."""
+    if settings.slack_bot_token is None:
+        raise UsageError("serve needs SLACK_BOT_TOKEN (the bot token, xoxb-...)")
+    socket_mode = settings.slack_app_token is not None and not args.http
+    if not socket_mode and settings.slack_signing_secret is None:
+        raise UsageError("serve --http needs SLACK_SIGNING_SECRET (or set SLACK_APP_TOKEN for Socket Mode)")
+    if not socket_mode and not args.http:
+        raise UsageError("serve needs SLACK_APP_TOKEN for Socket Mode, or --http with SLACK_SIGNING_SECRET")
+    return socket_mode
+
+
+def open_bot_store(settings: Settings, metrics: Metrics) -> Store:
+    from bot.store.factory import open_store
+
+    try:
+        return open_store(url=settings.redis_url, data_dir=settings.data_dir,
+                          on_error=lambda op: metrics.count_store_error(op))
+    except ValueError as exc:
+        raise UsageError(f"bad setting REDIS_URL: {exc}") from exc
+    except StoreUnavailable as exc:
+        raise SourceError(f"cannot start the embedded store in {settings.data_dir}: {exc}") from exc
+
+
 def run(args: argparse.Namespace, rt: Runtime) -> int:
-    raise UserError("serve: the Slack app is not wired yet")
+    from bot.slack.wiring import build
+
+    settings = rt.settings
+    socket_mode = _mode(args, settings)
+    metrics = Metrics()
+    configure_logging(redactor=rt.redactor, on_redacted=metrics.count_redactions)
+    store = open_bot_store(settings, metrics)
+    pool = ThreadPoolExecutor(max_workers=DIAGNOSIS_WORKERS, thread_name_prefix="diagnose")
+    bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=rt.source(args), store=store,
+                metrics=metrics, pool=pool, socket_mode=socket_mode,
+                host=args.host or settings.host, port=args.port or settings.port, grace=args.grace)
+    bot.install_signals()
+    return bot.run()

@@ -1,0 +1,110 @@
+"""Pure parsing of what users type after the slash command, and of button values.
+
+Every malformed input becomes a `UsageError` with one line; nothing here touches Slack or the clusters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.errors import UsageError
+from bot.models import Target
+from bot.models.evidence import echo
+
+Verb = Literal["diagnose", "ticket", "alerts", "mute", "unmute", "help"]
+VERBS: tuple[Verb, ...] = ("diagnose", "ticket", "alerts", "mute", "unmute", "help")
+MAX_TEXT = 1000
+MAX_MUTE_SECONDS = 7 * 24 * 3600
+_DURATION = re.compile(r"(?:(\d{1,4})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?(?:(\d{1,6})s)?")
+_KEY = re.compile(r"[a-z0-9-]{1,40}:[A-Za-z0-9._/-]{1,400}")
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: Verb
+    target: Target | None = None
+    lang: Literal["zh", "en"] | None = None
+    key: str = ""
+    seconds: int = 0
+
+
+def parse_duration(text: str) -> int:
+    """`2h`, `30m`, `1h30m`, `1d`, `90s` -> seconds (1 s .. 7 days)."""
+    m = _DURATION.fullmatch(text.strip().lower())
+    if not text.strip() or m is None or not any(m.groups()):
+        raise UsageError(f"duration {echo(text, 40)} is not like 2h, 30m or 1d")
+    d, h, mi, s = (int(g) if g else 0 for g in m.groups())
+    seconds = d * 86400 + h * 3600 + mi * 60 + s
+    if not 0 < seconds <= MAX_MUTE_SECONDS:
+        raise UsageError("a mute lasts between 1 second and 7 days")
+    return seconds
+
+
+def _options(words: list[str], allowed: set[str]) -> tuple[list[str], dict[str, str]]:
+    rest: list[str] = []
+    opts: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.startswith("-"):
+            name, eq, value = word.partition("=")
+            name = {"-n": "--namespace"}.get(name, name)
+            if name not in allowed:
+                raise UsageError(f"unknown option {echo(name, 40)}")
+            if not eq:
+                if i + 1 >= len(words):
+                    raise UsageError(f"{name} needs a value")
+                i += 1
+                value = words[i]
+            opts[name] = value
+        else:
+            rest.append(word)
+        i += 1
+    return rest, opts
+
+
+def parse_command(text: str) -> Command:
+    """`diagnose TARGET [--namespace NS] [--lang zh|en]`, `ticket TARGET [--namespace NS]`, `alerts`,
+    `mute KEY DURATION`, `unmute KEY`, `help` (also for empty text)."""
+    if len(text) > MAX_TEXT:
+        raise UsageError(f"command text too long ({len(text)} characters)")
+    if any(ord(c) < 32 and c not in "\t\n\r" for c in text):
+        raise UsageError("command text holds control characters")
+    words = text.split()
+    if not words:
+        return Command("help")
+    verb, args = words[0].lower(), words[1:]
+    if verb in ("diagnose", "ticket"):
+        rest, opts = _options(args, {"--namespace", "--lang"} if verb == "diagnose" else {"--namespace"})
+        if len(rest) != 1:
+            raise UsageError(f"{verb} takes one target: JOB, job/NAME, pod/NAME or runner/NAME")
+        lang = opts.get("--lang")
+        if lang is not None and lang not in ("zh", "en"):
+            raise UsageError(f"--lang {echo(lang, 20)}: use zh or en")
+        try:
+            target = Target.parse(rest[0], opts.get("--namespace", ""))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+        return Command(verb, target=target, lang=lang)  # type: ignore[arg-type]
+    if verb in ("alerts", "help"):
+        if args:
+            raise UsageError(f"{verb} takes no arguments")
+        return Command(verb)  # type: ignore[arg-type]
+    if verb == "mute":
+        if len(args) != 2:
+            raise UsageError("mute takes an alert key and a duration, e.g. mute long-pending:gpu-a/ns/Pod/x 2h")
+        return Command("mute", key=parse_key(args[0]), seconds=parse_duration(args[1]))
+    if verb == "unmute":
+        if len(args) != 1:
+            raise UsageError("unmute takes one alert key")
+        return Command("unmute", key=parse_key(args[0]))
+    raise UsageError(f"unknown command {echo(verb, 40)}")
+
+
+def parse_key(text: str) -> str:
+    """An alert key as `check --format json` prints it: `<check>:<cluster>/<namespace>/<Kind>/<name>`."""
+    if not _KEY.fullmatch(text):
+        raise UsageError(f"{echo(text, 80)} is not an alert key (see /rlark alerts)")
+    return text

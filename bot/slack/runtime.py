@@ -1,0 +1,113 @@
+"""The long-running bot: start (readiness checks, server, Socket Mode, scheduler), and a graceful stop.
+
+SIGTERM or SIGINT: `/readyz` turns 503 and new commands are told to try again, the scheduler stops, in-flight
+diagnoses get `grace` seconds to finish and answer, locks are released, the process exits 0.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from types import FrameType
+
+from bot.slack.deps import Deps
+from bot.slack.http import HttpServer
+from bot.slack.sink import SlackDown
+from bot.slack.socket import SocketMode
+from bot.store.base import StoreUnavailable
+
+
+@dataclass
+class BotProcess:
+    deps: Deps
+    server: HttpServer
+    socket: SocketMode | None = None
+    grace_seconds: float = 25.0
+    on_stop: list[Callable[[], None]] = field(default_factory=list)
+    _stopping: threading.Event = field(default_factory=threading.Event)
+    _stopped: threading.Event = field(default_factory=threading.Event)
+
+    def check_ready(self) -> None:
+        """One pass over what `/readyz` depends on; each part marked usable or with its reason."""
+        deps = self.deps
+        try:
+            auth = deps.sink.auth_test()
+            deps.readiness.mark("slack", None if auth.get("ok", True) else "Slack auth failed")
+        except SlackDown as exc:
+            deps.readiness.mark("slack", f"Slack auth: {exc}")
+        try:
+            deps.store.ping()
+            deps.readiness.mark("store", None)
+        except StoreUnavailable as exc:
+            deps.readiness.mark("store", f"store: {exc}")
+        deps.readiness.mark("source", source_problem(deps))
+
+    def watch_readiness(self, *, every: float = 5.0) -> None:
+        def loop() -> None:
+            while not self._stopping.is_set():
+                self.check_ready()
+                self._stopping.wait(every if not self.deps.readiness.ready else every * 6)
+
+        threading.Thread(target=loop, name="readiness", daemon=True).start()
+
+    def install_signals(self) -> None:
+        def handler(signum: int, frame: FrameType | None) -> None:
+            threading.Thread(target=self.stop, name="drain", daemon=True).start()
+
+        signal.signal(signal.SIGTERM, handler)
+        signal.signal(signal.SIGINT, handler)
+
+    def run(self) -> int:
+        self.watch_readiness()
+        if self.socket is not None:
+            self.socket.connect()
+        self.deps.log.info("serving", extra={"port": self.server.port,
+                                             "mode": "socket" if self.socket is not None else "http"})
+        self.server.serve_forever()
+        self._stopped.wait(self.grace_seconds + 10)
+        return 0
+
+    def stop(self) -> None:
+        if self._stopping.is_set():
+            return
+        self._stopping.set()
+        deps = self.deps
+        deps.readiness.draining = True
+        deps.log.info("draining", extra={"grace_seconds": self.grace_seconds})
+        for fn in self.on_stop:
+            _quietly(fn)
+        drained = drain(deps.pool, self.grace_seconds)
+        deps.log.info("stopped", extra={"drained": drained})
+        if self.socket is not None:
+            _quietly(self.socket.close)
+        _quietly(deps.store.close)
+        self.server.close()
+        self._stopped.set()
+
+
+def drain(pool: ThreadPoolExecutor, grace: float) -> bool:
+    """Take no new work; wait up to `grace` seconds for the work already taken."""
+    done = threading.Event()
+
+    def wait() -> None:
+        pool.shutdown(wait=True, cancel_futures=False)
+        done.set()
+
+    threading.Thread(target=wait, daemon=True).start()
+    return done.wait(grace)
+
+
+def source_problem(deps: Deps) -> str | None:
+    problem = deps.source.check()
+    return None if problem is None else f"evidence source: {problem}"
+
+
+def _quietly(fn: Callable[[], None]) -> None:
+    try:
+        fn()
+    except Exception:  # stopping must go on whatever one part says
+        time.sleep(0)

@@ -1,0 +1,128 @@
+"""The only code that sends anything to Slack. It takes sealed values only (`SafeText`, `SafeValue`).
+
+Handlers and the diagnosis flow never call `say`, `respond` or `client.chat_*` themselves: they build a
+message, seal it through the redactor (`seal_message`) and hand it here. Failures surface as one exception
+type, `SlackDown`, with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.redact import Redactor, SafeText, SafeValue, seal
+from bot.render.slack_message import SlackMessage
+
+
+class SlackDown(Exception):
+    """Slack refused or could not be reached after the client's retries."""
+
+
+@dataclass(frozen=True)
+class Sealed:
+    text: SafeText
+    blocks: SafeValue
+    metadata: SafeValue | None
+    files: tuple[tuple[SafeText, SafeText, SafeText], ...]  # (name, title, content)
+
+
+def seal_message(message: SlackMessage, redactor: Redactor, *, verbatim: tuple[str, ...] = ()) -> Sealed:
+    """Every string of the message through the redactor; only the bot's own identifiers pass unchanged."""
+    keep = (*message.verbatim, *verbatim)
+    return Sealed(
+        text=redactor.redact(message.text).text,
+        blocks=seal(message.blocks, redactor, verbatim=keep),
+        metadata=None if message.metadata is None else seal(message.metadata, redactor, verbatim=keep),
+        files=tuple((redactor.redact(f.name).text, redactor.redact(f.title).text, redactor.redact(f.content).text)
+                    for f in message.files),
+    )
+
+
+def _checked(value: object, kind: type) -> None:
+    if not isinstance(value, kind):
+        raise TypeError(f"the Slack sink got {type(value).__name__}, not {kind.__name__}: seal it first")
+
+
+def _meta(value: SafeValue | None) -> dict[str, Any] | None:
+    return None if value is None else dict(value.value)
+
+
+class SlackSink:
+    def __init__(self, client: WebClient) -> None:
+        self.client = client
+
+    def _call(self, fn: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(**kwargs)
+        except SlackApiError as exc:
+            raise SlackDown(f"Slack refused: {exc.response.get('error', 'error')}") from exc
+        except Exception as exc:  # connection refused, timeouts, TLS: after the client's own retries
+            raise SlackDown(f"Slack unreachable: {type(exc).__name__}") from exc
+
+    def post(self, *, channel: str, message: Sealed, thread_ts: str | None = None) -> str:
+        _checked(message, Sealed)
+        kwargs: dict[str, Any] = {"channel": channel, "text": message.text, "blocks": message.blocks.value,
+                                  "unfurl_links": False, "unfurl_media": False}
+        if thread_ts:
+            kwargs["thread_ts"] = thread_ts
+        if message.metadata is not None:
+            kwargs["metadata"] = _meta(message.metadata)
+        response = self._call(self.client.chat_postMessage, **kwargs)
+        ts = str(response.get("ts") or "")
+        for name, title, content in message.files:
+            self.upload(channel=channel, thread_ts=thread_ts or ts, name=name, title=title, content=content)
+        return ts
+
+    def update(self, *, channel: str, ts: str, message: Sealed) -> None:
+        _checked(message, Sealed)
+        kwargs: dict[str, Any] = {"channel": channel, "ts": ts, "text": message.text, "blocks": message.blocks.value}
+        if message.metadata is not None:
+            kwargs["metadata"] = _meta(message.metadata)
+        self._call(self.client.chat_update, **kwargs)
+
+    def ephemeral(self, *, channel: str, user: str, message: Sealed, thread_ts: str | None = None) -> None:
+        _checked(message, Sealed)
+        kwargs: dict[str, Any] = {"channel": channel, "user": user, "text": message.text,
+                                  "blocks": message.blocks.value}
+        if thread_ts:
+            kwargs["thread_ts"] = thread_ts
+        self._call(self.client.chat_postEphemeral, **kwargs)
+
+    def respond(self, *, response_url: str, message: Sealed) -> None:
+        """An ephemeral answer through the command's `response_url` (works where the bot is not a member)."""
+        _checked(message, Sealed)
+        body = json.dumps({"response_type": "ephemeral", "replace_original": False, "text": message.text,
+                           "blocks": message.blocks.value}).encode()
+        request = urllib.request.Request(response_url, data=body, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                reply.read()
+        except Exception as exc:
+            raise SlackDown(f"response_url unreachable: {type(exc).__name__}") from exc
+
+    def upload(self, *, channel: str, thread_ts: str, name: SafeText, title: SafeText, content: SafeText) -> None:
+        for value in (name, title, content):
+            _checked(value, SafeText)
+        self._call(self.client.files_upload_v2, channel=channel, thread_ts=thread_ts, filename=str(name),
+                   title=str(title), content=str(content))
+
+    def permalink(self, *, channel: str, ts: str) -> str | None:
+        try:
+            response = self._call(self.client.chat_getPermalink, channel=channel, message_ts=ts)
+        except SlackDown:
+            return None
+        link = response.get("permalink")
+        return str(link) if link else None
+
+    def usergroup_members(self, usergroup: str) -> list[str]:
+        response = self._call(self.client.usergroups_users_list, usergroup=usergroup)
+        return [str(u) for u in response.get("users") or []]
+
+    def auth_test(self) -> dict[str, Any]:
+        response = self._call(self.client.auth_test)
+        return dict(response.data) if isinstance(response.data, dict) else {}

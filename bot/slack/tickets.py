@@ -1,0 +1,76 @@
+"""The admin ticket and the evidence file, posted into a diagnosis thread (and the admin channel)."""
+
+from __future__ import annotations
+
+from bot.diagnose import Diagnosis
+from bot.render.report import build_report
+from bot.render.slack_evidence import evidence_file
+from bot.render.slack_roots import ticket_message
+from bot.slack.deps import Deps
+from bot.slack.flow import Ask, _locate, _post_with_patience, canonical, run_diagnosis, tell
+from bot.slack.sink import SlackDown
+from bot.store.base import StoreUnavailable
+
+
+def thread_diagnosis(deps: Deps, ask: Ask, thread_ts: str) -> Diagnosis | None:
+    """The diagnosis shown in that thread: kept in memory, else diagnosed again without a new thread."""
+    diag = deps.recent.get(ask.channel, thread_ts)
+    if diag is None:
+        diag = deps.service.diagnose(ask.target, source=deps.source)
+        deps.recent.put(ask.channel, thread_ts, diag)
+    return diag
+
+
+def post_ticket(deps: Deps, ask: Ask, diag: Diagnosis, thread_ts: str) -> None:
+    report = build_report(diag, ask.lang)
+    text = deps.service.render(diag, fmt="ticket", lang=ask.lang)
+    msg = ticket_message(str(text), target=report["target"], permalink=None, redactor=deps.redactor, lang=ask.lang)
+    _post_with_patience(deps, channel=ask.channel, message=msg, thread_ts=thread_ts)
+    admin = deps.settings.admin_channel
+    if admin and admin != ask.channel:
+        link = deps.sink.permalink(channel=ask.channel, ts=thread_ts)
+        copy = ticket_message(str(text), target=report["target"], permalink=link, redactor=deps.redactor,
+                              lang=ask.lang)
+        _post_with_patience(deps, channel=admin, message=copy, thread_ts=None)
+
+
+def post_evidence(deps: Deps, ask: Ask, diag: Diagnosis, thread_ts: str) -> None:
+    report = build_report(diag, ask.lang)
+    f = evidence_file(report, redactor=deps.redactor)
+    r = deps.redactor
+    deps.sink.upload(channel=ask.channel, thread_ts=thread_ts, name=r.redact(f.name).text,
+                     title=r.redact(f.title).text, content=r.redact(f.content).text)
+
+
+def run_ticket(deps: Deps, ask: Ask) -> str:
+    """`/rlark ticket TARGET`: into the target's recent thread in this channel, else after a fresh diagnosis."""
+    where = _locate(deps, ask)
+    if isinstance(where, str):
+        return where
+    key = f"{ask.channel}:{canonical(ask.target, where)}"
+    try:
+        ts = deps.store.get(f"thread:{key}")
+    except StoreUnavailable:
+        ts = None
+    if ts is None:
+        outcome = run_diagnosis(deps, ask)
+        if outcome != "answered":
+            return outcome
+        try:
+            ts = deps.store.get(f"thread:{key}")
+        except StoreUnavailable:
+            ts = None
+        if ts is None:
+            return "answered"
+    diag = thread_diagnosis(deps, ask, ts)
+    if diag is None:
+        return "not_found"
+    try:
+        post_ticket(deps, ask, diag, ts)
+    except SlackDown as exc:
+        deps.log.warning("ticket not delivered", extra={"reason": str(exc)})
+        return "slack_down"
+    return "ticket"
+
+
+__all__ = ["post_evidence", "post_ticket", "run_ticket", "tell", "thread_diagnosis"]

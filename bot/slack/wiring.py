@@ -1,0 +1,44 @@
+"""Everything `serve` needs, put together: client, sink, deps, bolt app, HTTP server, Socket Mode, scheduler."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from bot.obs.metrics import Metrics
+from bot.redact import Redactor
+from bot.service import Service
+from bot.settings import Settings
+from bot.slack.app import create_app
+from bot.slack.client import make_client
+from bot.slack.deps import AdminCache, Deps
+from bot.slack.http import HttpServer, wsgi_app
+from bot.slack.runtime import BotProcess
+from bot.slack.sink import SlackSink
+from bot.slack.socket import SocketMode
+from bot.sources import EvidenceSource
+from bot.store.base import Store
+
+
+def build(*, settings: Settings, redactor: Redactor, service: Service, source: EvidenceSource, store: Store,
+          metrics: Metrics, pool: ThreadPoolExecutor, socket_mode: bool, host: str, port: int,
+          grace: float = 25.0) -> BotProcess:
+    client = make_client(settings, on_call=lambda method, status: metrics.count_slack_call(method=method,
+                                                                                           status=status))
+    sink = SlackSink(client)
+    deps = Deps(settings=settings, redactor=redactor, service=service, source=source, store=store, sink=sink,
+                metrics=metrics, pool=pool, admins=AdminCache(sink.usergroup_members))
+    app = create_app(deps, client=client, socket_mode=socket_mode)
+    server = HttpServer(wsgi_app(app=None if socket_mode else app, readiness=deps.readiness, metrics=metrics),
+                        host="0.0.0.0" if socket_mode and host == settings.host else host, port=port)
+    socket = None
+    if socket_mode:
+        assert settings.slack_app_token is not None
+        socket = SocketMode(app, app_token=settings.slack_app_token.get_secret_value(), client=client)
+    bot = BotProcess(deps=deps, server=server, socket=socket, grace_seconds=grace)
+    start_alerts(bot)
+    return bot
+
+
+def start_alerts(bot: BotProcess) -> None:
+    """The scheduled checks and their alert threads (wired when the alerts side is present)."""
+    return None

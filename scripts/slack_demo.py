@@ -1,0 +1,95 @@
+"""Run the whole Slack flow locally: `serve --http` against the project's Slack Web API stand-in.
+
+Sends one signed `/rlark diagnose` for a bundled example, waits for the answer in the thread, prints the
+channel as a person would see it (root, its edits, the reply, buttons, files), and stops the bot.
+No Slack workspace, no cluster and no Redis server are needed (the bot starts its embedded store).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.slack.signing import post, signed_headers, slash_command_body  # noqa: E402
+from tests.slack.standin import SlackStandIn  # noqa: E402
+from tests.slack.view import render_thread  # noqa: E402
+
+CHANNEL = "C0DEMO"
+SECRET = "demo-signing-secret-0123456789"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def answered_in(slack: SlackStandIn) -> bool:
+    return any(root.edits > 0 and any(m.event_type == "rlark_diagnosis" for m in slack.thread(CHANNEL, root.ts))
+               for root in slack.messages(CHANNEL))
+
+
+def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"rlark-bot serve exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("rlark-bot serve did not become ready")
+
+
+def main() -> int:
+    example = sys.argv[1] if len(sys.argv) > 1 else "ray-workers-never-join"
+    bundle = ROOT / "examples" / example
+    target = (bundle / "TARGET").read_text(encoding="utf-8").strip()
+    port = free_port()
+    with SlackStandIn() as slack, tempfile.TemporaryDirectory() as data:
+        slack.add_channel(CHANNEL, name="team-training")
+        env = {**os.environ, "SLACK_BOT_TOKEN": slack.token, "SLACK_SIGNING_SECRET": SECRET,
+               "SLACK_API_BASE_URL": slack.base_url, "RLARK_BOT_DATA_DIR": data, "PORT": str(port),
+               "RLARK_BOT_CHANNELS": json.dumps({CHANNEL: {"domains": "*", "namespaces": "*", "clusters": "*"}})}
+        env.pop("REDIS_URL", None)
+        bot = subprocess.Popen([str(ROOT / ".venv" / "bin" / "rlark-bot"), "serve", "--http", "--host", "127.0.0.1",
+                                "--snapshot", str(bundle)], env=env, stderr=subprocess.PIPE)
+        try:
+            wait_ready(port, bot)
+            body = slash_command_body(text=f"diagnose {target}", channel_id=CHANNEL,
+                                      response_url=slack.new_response_url(channel=CHANNEL, user="U0ASKER"))
+            started = time.monotonic()
+            status, _, _ = post(f"http://127.0.0.1:{port}/slack/events", body, signed_headers(body, SECRET))
+            acked = time.monotonic() - started
+            try:
+                slack.wait_for(lambda: answered_in(slack), timeout=60)
+            except AssertionError:
+                print(render_thread(slack, CHANNEL))
+                for c in slack.calls("chat.postMessage"):
+                    print(c)
+                raise
+            answered = time.monotonic() - started
+            print(f"$ /rlark diagnose {target}   (HTTP {status}, acknowledged in {acked * 1000:.0f} ms, "
+                  f"answered in {answered:.1f} s)\n")
+            print(render_thread(slack, CHANNEL))
+        finally:
+            bot.terminate()
+            bot.wait(timeout=40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
