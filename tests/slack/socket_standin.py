@@ -18,8 +18,9 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from websockets.exceptions import ConnectionClosed
@@ -28,6 +29,7 @@ from websockets.sync.server import Server, ServerConnection, serve
 
 from .model import APP_ID, Obj
 
+T = TypeVar("T")
 RESPONSE_PAYLOAD_INTERACTIONS = frozenset({"view_submission", "block_suggestion"})
 
 
@@ -157,9 +159,10 @@ class SocketModeStandIn:
 
     def wait_for_connection(self, timeout: float = 5.0, *, count: int = 1) -> None:
         """Wait until `count` connections have been accepted since the start and one is open."""
-        self._wait(lambda: self._ever >= count and bool(self._open), timeout, "no client connected")
+        self.wait_for(lambda: self._ever >= count and bool(self._open), timeout, what="no client connected")
 
-    def _wait(self, predicate: Any, timeout: float, what: str) -> Any:
+    def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "condition not met") -> T:
+        """Wait until `predicate()` (run under the stand-in's lock) is truthy; its value, or AssertionError."""
         deadline = time.monotonic() + timeout
         with self.cond:
             while not (value := predicate()):
@@ -171,8 +174,8 @@ class SocketModeStandIn:
 
     def send(self, message: Obj, *, timeout: float = 5.0) -> None:
         """Send any message to the newest open connection, waiting up to `timeout` for one."""
-        connection: ServerConnection = self._wait(lambda: self._open[-1] if self._open else None, timeout,
-                                                  "no client connected")
+        connection = self.wait_for(lambda: self._open[-1] if self._open else None, timeout,
+                                   what="no client connected")
         with self.cond:
             self._sent.append(message)
         connection.send(json.dumps(message))
@@ -225,6 +228,5 @@ class SocketModeStandIn:
 
     def wait_for_ack(self, envelope_id: str, timeout: float = 5.0) -> Ack:
         """The app's ack of `envelope_id`; AssertionError if none arrives within `timeout` seconds."""
-        ack: Ack = self._wait(lambda: next((a for a in self._acks if a.envelope_id == envelope_id), None),
-                              timeout, f"no ack of envelope {envelope_id}")
-        return ack
+        return self.wait_for(lambda: next((a for a in self._acks if a.envelope_id == envelope_id), None),
+                             timeout, what=f"no ack of envelope {envelope_id}")
