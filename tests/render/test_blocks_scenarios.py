@@ -18,6 +18,7 @@ from bot.render.blocks import diagnosis_reply, slack_payload
 from bot.render.slack_actions import ACTION_IDS, parse_target_value
 from bot.render.slack_evidence import evidence_file
 from bot.render.slack_message import SlackMessage, block_chars
+from bot.render.slack_text import clean_line
 from render.conftest import Scenario
 from render.support import CREDENTIAL_CASE, NAMES, SCENARIOS, message_strings
 
@@ -93,6 +94,8 @@ def test_reply_for_every_scenario(name: str, scenario: Callable[[str], Scenario]
         # the first finding's title heads the reply in the asked language
         if got:
             assert sc.report(lang)["findings"][0]["title"].split()[0] in msg.blocks[0]["text"]["text"]
+        # already redacted: the app's final seal changes nothing
+        assert seal(msg.blocks, redactor).value == msg.blocks
         labels = " ".join(b["text"]["text"] for b in buttons) + msg.blocks[-2]["elements"][0]["text"]
         assert bool(_CJK.search(labels)) == (lang == "zh"), labels
 
@@ -159,3 +162,20 @@ def test_credentials_case_rule(name: str, scenario: Callable[[str], Scenario], r
     assert meta is not None
     others = [i for i in ids if i != CREDENTIAL_CASE]
     assert meta["event_payload"]["case"] == (others[0] if others else CREDENTIAL_CASE)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_evidence_file_holds_every_excerpt_with_its_source(name: str, scenario: Callable[[str], Scenario],
+                                                           redactor: Redactor) -> None:
+    report = scenario(name).report("en")
+    f = evidence_file(report, redactor=redactor)
+    assert f.name.startswith("rlark-evidence-") and f.name.endswith(".txt")
+    assert report["target_label"] in f.title
+    for finding in report["findings"]:
+        assert f"{finding['case']} — " in f.content
+        for item in finding["evidence"]:
+            assert clean_line(item["text"], redactor) in " ".join(f.content.split())
+            assert item["source"] in f.content
+    assert not _CONTROL.search(f.content.replace("\n", ""))
+    assert evidence_file(report, redactor=redactor) == f
+
