@@ -132,7 +132,10 @@ def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Rol
 
 
 def _roles(scope: Scope) -> Roles:
-    return Roles(heads=frozenset(c.key for c in scope.pods if c.is_head),
+    heads = [c for c in scope.pods if c.is_head]
+    formed = [c.key for c in heads if any(v.markers.check_passed and v.markers.check_failed is None
+                                          for v in c.logs if v.excerpt.source.container == "main")]
+    return Roles(heads=frozenset(c.key for c in heads), formed=frozenset(formed),
                  workers=frozenset(c.key for c in scope.pods if c.task is not None and not c.is_head))
 
 

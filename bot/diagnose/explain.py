@@ -11,7 +11,8 @@ job starts, on the same pod or on a pod the other depends on:
   form (never scheduled, its volume unbound, its prepare script or Ray temp dir failing) explains what the
   workers show from the cluster-forming stage on ("Waiting for head to be reachable", worker exits). A Head
   whose run script failed after the cluster formed takes the cluster down with it, so it explains the
-  failures of workers that had joined - unless their lines are stamped earlier than the Head's.
+  failures of workers that had joined: when both lines are stamped, if the Head's came first; when they are
+  not, if the Head's node check had passed (every worker had joined and was fine at that moment).
 * **Workers, then the Head's wait.** The Head waiting for nodes, or its node check timing out, is what a
   worker that never joined looks like from the Head: any concrete worker failure explains it.
 * **Time.** After the cluster formed, between any two pods whose lines are both stamped, the earlier failure
@@ -45,6 +46,7 @@ class Roles:
 
     heads: frozenset[str] = frozenset()
     workers: frozenset[str] = frozenset()
+    formed: frozenset[str] = frozenset()  # Heads whose node check passed: every worker had joined by then
 
 
 def _same_pod(a: Hit, b: Hit) -> bool:
@@ -77,7 +79,7 @@ def hit_explains(a: Hit, a_severity: str, b: Hit, roles: Roles) -> bool:
     if a.pod in roles.heads and b.pod in roles.workers:
         if a.stage <= FORMING and b.stage >= max(a.stage, FORMING):
             return True  # the Head never got a cluster going: the workers had nothing to join
-        if a.stage >= RUN and b.stage >= RUN:
+        if a.stage >= RUN and b.stage >= RUN and (order or (order is None and a.pod in roles.formed)):
             return True  # the Head failed after the workers joined: its end is theirs
     if a.pod in roles.workers and b.pod in roles.heads and FORMING <= b.stage <= READY and not b.concrete:
         return True  # the Head waiting for a worker that never joined
