@@ -27,7 +27,9 @@ _PLACEHOLDER = re.compile(
     r"""(?ix)
     \[REDACTED(?::[a-z0-9-]+)?\]
     | \*+ | x{3,} | \.{3} | -+ | _+ | <[^<>]*> | \{\{[^{}]*\}\} | \$\{[^{}]*\}
-    | \$\(?[A-Za-z_][A-Za-z0-9_]*\)?
+    | \$\(?[A-Za-z_][A-Za-z0-9_]*\)? | \$[0-9@*\#?] | \$\{\{[^{}]*\}\} | \$\([^()]*\) | `[^`]*`
+    | (?:var|local|module|data|secrets|env|vars|inputs|steps|needs|matrix|github|values|Values)\.[A-Za-z_][\w.\[\]"'-]*
+    | <set[ ]to[ ]the[ ]key[ ][^<>]*>.*
     | %\([A-Za-z_]+\)s | %s | \{[A-Za-z_]*\}
     | null | none | nil | true | false | yes | no | on | off | undefined | empty | unset | required | optional
     | redacted | masked | hidden | secret | password | changeme_placeholder | \[?hidden\]? | \[?masked\]?

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from bot.redact.cjk import CJK_KEYS
 from bot.redact.decode import base64_forms
 from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
 from bot.redact.prefilter import MatchFilter, Pattern
 from bot.redact.rules import BASE64_PREFIXES, TOKEN_RULES
 from bot.redact.structure import KEY_WORDS
-from bot.redact.urls import SIGNING_PARAMS, TOKEN_PARAMS
+from bot.redact.urls import HOOK_MARKERS, SIGNING_PARAMS, TOKEN_PARAMS
 
 # Group ids after the token rules (which use their index in TOKEN_RULES).
 _BASE = len(TOKEN_RULES)
@@ -25,6 +26,10 @@ G_JSONESC = _BASE + 5
 G_B64 = _BASE + 6  # base64 forms of token prefixes and key words
 G_KNOWN = _BASE + 7
 G_NAME = _BASE + 8  # the name: of a Kubernetes env entry whose value: follows
+G_TOOL = _BASE + 9  # credentials placed by a command or call (commands.py)
+G_CJK = _BASE + 10  # Chinese key words, full-width separators (cjk.py)
+G_KSECRET = _BASE + 11  # a Kubernetes Secret's data:/stringData: (every value is secret)
+G_NEXT = _BASE + 12  # a secret's key whose value is on the next line (YAML, pretty-printed dicts, "\")
 TOKEN_GROUPS = frozenset(range(_BASE))
 
 # Key words also looked for inside base64 (case variants, since base64 is case-sensitive).
@@ -287,11 +292,63 @@ def key_tails(flag: bool = False) -> tuple[str, ...]:
 
 FILTERS: dict[int, MatchFilter] = {G_STRUCT: secret_key_at}
 
+_TOOL_LITERALS = (
+    *("obsutil", "ossutil", "coscmd", "qshell", "rclone", "poetry", "add-mask", "password-stdin", "chpasswd"),
+    *("--stdin", "--with-token", "sshpass", "mysql", "mariadb", "mongo", "redis-cli", "machine", "wandb.login"),
+    *("wandb login", "pass:"),
+)
+_TOOL_REGEXES = (
+    r"\bmc(?:\.exe)?[ \t]+(?:alias|config)",
+    r"configure?[ \t]+set",
+    r"\|[ \t]*sudo[ \t]+-S",
+    r"(?:zip|unzip)[^\n]*[ \t]-P",
+    r"gh[ \t]+secret",
+    r"(?:curl|wget)[^\n]*[ \t](?:-u|--user|--proxy-user|-b|--cookie)",
+    r"(?:^|[ \t])(?:-u|--user)[ \t=][^\n]*:",
+    r"(?:^|[ \t])(?:password|passwd)[ \t]+[^ \t\n]",
+    r"(?:Client|Auth|Credentials?|Credential|Minio|Session|CosConfig)[ \t]*\([ \t]*[^)\n]*[\"']",
+    r"[A-Z0-9]{16}:[A-Za-z0-9/+=]{28}",
+    r"login[^\n]*(?:-p|--password)[ \t=]+[\"']",
+    r"(?:-u|--username)[ \t=]+[A-Za-z0-9_.\-]+@[A-Z0-9]{16}",
+)
+
+
+def _tool_patterns() -> list[Pattern]:
+    pats = [Pattern(_lit(word), G_TOOL, caseless=True) for word in _TOOL_LITERALS]
+    pats.extend(Pattern(regex, G_TOOL, multiline="^" in regex) for regex in _TOOL_REGEXES)
+    # a blob about to be decoded is worth decoding even when no key word shows through its base64
+    for word in ("base64 -d", "base64 -D", "base64 --decode", "b64decode", "passwd-s3fs", "passwd-obsfs", ".passwd"):
+        pats.append(Pattern(_lit(word), G_B64))
+    return pats
+
 
 def build(known_forms: Sequence[str]) -> list[Pattern]:
     pats: list[Pattern] = []
     for group, rule in enumerate(TOKEN_RULES):
         pats.extend(Pattern(_lit(p), group, caseless=rule.caseless) for p in rule.prefixes)
+        if rule.prefilter is not None:
+            pats.append(Pattern(rule.prefilter, group, caseless=rule.caseless))
+    pats.extend(_tool_patterns())
+    pats.extend(Pattern(_lit(word), G_CJK) for word in CJK_KEYS)
+    pats.append(Pattern(rf"(?i:{'|'.join(KEY_WORDS)})[A-Za-z0-9_.\-]*[ \t]*(?:：|＝)", G_CJK))
+    # kind: Secret (YAML or JSON) and a data:/stringData: key alone on its line
+    pats.append(Pattern(r"[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b", G_KSECRET))
+    pats.append(Pattern(r"^[ \t]*[\"']?(?:data|stringData)[\"']?[ \t]*:[ \t]*\{?[ \t]*\r?$", G_KSECRET, multiline=True))
+    # a secret's key that ends its line (the value follows on the next one)
+    words_next = "|".join(KEY_WORDS)
+    pats.append(
+        Pattern(
+            rf"(?i:{words_next})[A-Za-z0-9_.\-]*[\"']?[ \t]*(?:[:=]|\\)[ \t]*(?:\\|\()?[ \t]*\r?$",
+            G_NEXT,
+            multiline=True,
+        )
+    )
+    pats.append(
+        Pattern(r"-{1,2}(?i:pass|password|passwd|token|secret|key)[A-Za-z0-9_.\-]*[ \t]+\\\r?$", G_NEXT, multiline=True)
+    )
+    for marker in HOOK_MARKERS:
+        pats.append(Pattern(_lit(marker), G_URL, caseless=True))
+    pats.append(Pattern(r"://[A-Za-z0-9_\-.~%]{16,}@", G_URL))
     # Key words only in the shapes the structure layer acts on: an assignment (``KEY=``, ``"key":``,
     # ``\"key\":``, URL-encoded ``key%3D``), a command-line flag (``--password x``), or the ``name:`` of a
     # Kubernetes env entry. Bare words ("tokens/s", "KeyError") in prose are not candidates.

@@ -17,15 +17,30 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
 
-from bot.redact import decode, structure, urls
+from bot.redact import blocks, cjk, commands, decode, structure, urls
 from bot.redact.allow import REDACTED_PREFIX
-from bot.redact.catalog import FILTERS, G_B64, G_CMD, G_KNOWN, G_NAME, G_PEM, G_STRUCT, G_URL, TOKEN_GROUPS, build
+from bot.redact.catalog import (
+    FILTERS,
+    G_B64,
+    G_CJK,
+    G_CMD,
+    G_KNOWN,
+    G_KSECRET,
+    G_NAME,
+    G_NEXT,
+    G_PEM,
+    G_STRUCT,
+    G_TOOL,
+    G_URL,
+    TOKEN_GROUPS,
+    build,
+)
 from bot.redact.config import RedactionSettings
 from bot.redact.prefilter import Prefilter, find_literals
 from bot.redact.results import Detection, Redacted
 from bot.redact.rules import TOKEN_RULES
 from bot.redact.safetext import SafeText, join, mint
-from bot.redact.spans import PRIO_STRUCT, PRIO_TOKEN, Span, apply, merge
+from bot.redact.spans import PRIO_CONT, PRIO_STRUCT, PRIO_TOKEN, Span, apply, merge
 
 MAX_DEPTH = 3
 CHUNK = 1 << 20  # characters prefiltered at a time
@@ -40,10 +55,14 @@ _PEM_BODY = re.compile(
     r"[ \t\"',]*(?:[A-Za-z0-9+/=]{1,80}|Proc-Type:.*|DEK-Info:.*|Comment:.*|Version:.*)?"
     r"[ \t\"',\\n]*\r?"
 )
+_KEY_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
 _BLOCK_KEY = re.compile(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
-_MORE = -1
+_MORE = blocks.MORE
 _OPEN = -2
 _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_")
+
+
+_BLOCK_GROUPS = frozenset({G_PEM, G_STRUCT, G_NAME, G_NEXT, G_KSECRET})
 
 
 @dataclass(frozen=True)
@@ -72,13 +91,15 @@ class Redactor:
     def redact(self, text: str) -> Redacted:
         found = self._find(text, final=True, pem_open=False)
         spans = merge(found.spans)
-        return Redacted(mint(apply(text, spans)), dict(Counter(s.kind for s in spans)))
+        return Redacted(mint(apply(text, spans)), dict(Counter(s.kind for s in spans if s.prio != PRIO_CONT)))
 
     def scan(self, text: str) -> list[Detection]:
         spans = merge(self._find(text, final=True, pem_open=False).spans)
         out: list[Detection] = []
         line, pos = 1, 0
         for span in spans:
+            if span.prio == PRIO_CONT:
+                continue
             line += text.count("\n", pos, span.start)
             pos = span.start
             out.append(Detection(span.kind, span.start, span.end, line))
@@ -99,7 +120,7 @@ class Redactor:
         if spans and spans[-1].end > cut:
             cut = text.rfind("\n", 0, spans[-1].end) + 1 or len(text)
             cut = max(cut, spans[-1].end)
-        return apply(text[:cut], spans), Counter(s.kind for s in spans), cut, found.pem_open
+        return apply(text[:cut], spans), Counter(s.kind for s in spans if s.prio != PRIO_CONT), cut, found.pem_open
 
     # -- detection ------------------------------------------------------------------------------
 
@@ -134,9 +155,15 @@ class Redactor:
             if end < covered:
                 continue
             line = text[start:end]
-            spans.extend(s._replace(start=s.start + start, end=s.end + start) for s in self._line(line, ids, 0))
-            if ids is None or G_PEM in ids or G_STRUCT in ids or G_NAME in ids:
-                block = self._blocks(text, start, end, line, spans, final=final)
+            here = [s._replace(start=s.start + start, end=s.end + start) for s in self._line(line, ids, 0)]
+            spans.extend(here)
+            wrapped = blocks.wrapped(text, start, end, here, self._joined, final=final)
+            if not isinstance(wrapped, list):  # the next line is not in yet
+                safe_end = start
+                break
+            spans.extend(wrapped)
+            if ids is None or ids & _BLOCK_GROUPS:
+                block = self._blocks(text, start, end, line, spans, ids=ids, final=final)
                 if block == _MORE:
                     safe_end = start
                     break
@@ -168,10 +195,16 @@ class Redactor:
             spans.extend(structure.scan_line(line, keys=keys, shapes=shapes))
         if ids is None or G_URL in ids:
             spans.extend(urls.scan_line(line))
+        if ids is None or G_TOOL in ids:
+            spans.extend(commands.scan_line(line))
+        if ids is None or G_CJK in ids:
+            spans.extend(cjk.scan_line(line))
         if self._known and (ids is None or G_KNOWN in ids):
             spans.extend(self._known_spans(line))
         if ids is None or G_PEM in ids:
             spans.extend(_pem_in_line(line))
+        if ids is None or G_KSECRET in ids:
+            spans.extend(blocks.secret_inline(line))
         if depth < MAX_DEPTH:
             spans.extend(self._decoded(line, ids, depth))
         return spans
@@ -232,17 +265,46 @@ class Redactor:
 
     # -- multi-line blocks ----------------------------------------------------------------------
 
-    def _blocks(self, text: str, start: int, end: int, line: str, spans: list[Span], *, final: bool) -> int:
+    def _joined(self, text: str) -> list[Span]:
+        """Token spans in the join of a line's last run and the next line's first (see blocks.wrapped)."""
+        ids = self._pre.ids(text)
+        if ids is not None and not ids:
+            return []
+        return [s for s in self._line(text, ids, MAX_DEPTH) if s.prio == PRIO_TOKEN]
+
+    def _blocks(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        line: str,
+        spans: list[Span],
+        *,
+        ids: frozenset[int] | None,
+        final: bool,
+    ) -> int:
         """Handle constructs that continue past this line; return the offset they cover to, or
         ``_MORE`` when the block may continue beyond the text and more input is needed (streaming),
         or ``_OPEN`` when a PEM body runs to the end of the text without its END marker."""
         covered = end
+        for step, groups in ((blocks.secret_data, (G_KSECRET,)), (blocks.pending_value, (G_NEXT, G_STRUCT))):
+            if ids is None or any(g in ids for g in groups):
+                found = step(text, start, end, final=final)
+                if found == blocks.MORE:
+                    return _MORE
+                if isinstance(found, tuple):
+                    spans.extend(found[0])
+                    return max(found[1], end)
         m = _PEM_BEGIN.search(line)
         if m is not None and _PEM_END.search(line, m.end()) is None:
             body_start = start + m.end()
             end_m = _PEM_END.search(text, body_start, body_start + MAX_PEM)
             if end_m is not None:
-                spans.extend(_pem_body(text, body_start, end_m.start()))
+                prefix, suffix = line[: m.start()], line[m.end() :]
+                if prefix.strip() or suffix.strip():
+                    spans.extend(blocks.pem_lines(text, body_start, end_m.start(), prefix=prefix, suffix=suffix))
+                else:
+                    spans.extend(_pem_body(text, body_start, end_m.start()))
                 return end_m.end()
             if not final and len(text) - body_start < MAX_PEM:
                 return _MORE
@@ -333,7 +395,12 @@ def _pem_in_line(line: str) -> list[Span]:
     spans = []
     for m in _PEM_BEGIN.finditer(line):
         end_m = _PEM_END.search(line, m.end())
-        spans.extend(_pem_body(line, m.end(), end_m.start() if end_m else len(line)))
+        if end_m is not None:
+            spans.extend(_pem_body(line, m.end(), end_m.start()))
+            continue
+        runs = list(_KEY_RUN.finditer(line, m.end()))  # no END here: key material only if it shows
+        if runs:
+            spans.extend(_pem_body(line, runs[0].start(), runs[-1].end()))
     return spans
 
 
@@ -395,8 +462,6 @@ def _known_forms(values: Iterable[str]) -> frozenset[str]:
 @lru_cache(maxsize=64)
 def _b64_known(forms: frozenset[str]) -> frozenset[str]:
     return frozenset(f for f in forms if set(f) <= _B64_CHARS)
-
-
 
 
 def redacted_counts(results: Iterable[Redacted]) -> Mapping[str, int]:

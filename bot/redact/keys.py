@@ -104,6 +104,17 @@ _META_LAST = frozenset(
         "secs",
         "seconds",
         "ms",
+        "stdin",
+        "helper",
+        "prompt",
+        "cmd",
+        "command",
+        "secrets",
+        "status",
+        "scope",
+        "scopes",
+        "audience",
+        "issuer",
     ]
 )
 # ML vocabulary: pad_token, eos_token_id, max_tokens ... are not credentials.
@@ -163,6 +174,8 @@ PLAIN_KEYS = frozenset(
     ]
 )
 ML_WORDS = _ML_TOKEN_WORDS
+# Session cookies by their usual names: the value is a logged-in session.
+_COOKIE_KEYS = frozenset(["sessionid", "jsessionid", "phpsessid", "sessid", "connectsid", "gitlabsession", "sid"])
 _PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "pw", "passwort"])
 
 
@@ -190,6 +203,12 @@ def classify(key: str) -> KeyClass | None:
         return None
     if "tokens" in words or "tokenizer" in words or last in {"tokenize", "tokenized"}:
         return None
+    if "pass" in words and words.index("pass") + 1 < len(words) and words[words.index("pass") + 1] in {"at", "k"}:
+        return None  # pass@k metrics: eval/pass_at_1
+    if joined in _COOKIE_KEYS:
+        return KeyClass("cookie", True)
+    if "appcode" in joined or joined.endswith(("artapi", "apitoken", "accesstoken")):
+        return KeyClass("api-key" if "appcode" in joined or joined.endswith("artapi") else "token", True)
     vendor = _vendor(words, joined)
     if _PASSWORD_WORDS.intersection(words) or joined.endswith(("password", "passwd")):
         return KeyClass("password", True)

@@ -8,6 +8,9 @@ from typing import NamedTuple
 PRIO_KEY = 1
 PRIO_STRUCT = 2
 PRIO_TOKEN = 3
+# The further pieces of one secret split over lines (a prefixed PEM body, a wrapped token's tail):
+# masked like the rest, counted once with their first piece.
+PRIO_CONT = 0
 
 
 class Span(NamedTuple):

@@ -16,7 +16,10 @@ from bot.redact.keys import KeyClass, classify
 __all__ = ["KEY_WORDS", "KeyClass", "classify", "is_name_line", "pending_name", "scan_line", "value_line"]
 from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
 
-KEY_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig", "sk", "ak", "session")
+KEY_WORDS = (
+    *("pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig", "sk", "ak", "session"),
+    *("appcode", "art-api"),
+)
 _KEYWORD = re.compile("|".join(KEY_WORDS), re.IGNORECASE)
 _KEYWORD_LOWER = re.compile("|".join(KEY_WORDS))
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
@@ -52,6 +55,23 @@ _PAIR = re.compile(
 )
 _MIN_LEN = {"signature": 16, "auth": 8}
 _STOP_UNQUOTED = frozenset(" \t\"'`&<>|)}]")
+# Where any value ends: a line break (real or JSON-escaped), colour, or CJK text and full-width
+# punctuation right after an ASCII token ("token=abc，请检查" keeps the Chinese readable).
+_HARD_STOP = re.compile(r"[\n\r\x1b\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|\\[nrt]")
+# Prose before a bare "key:" ("Cache restored from key: Linux-pip-..."): a lookup key, not a secret.
+_PROSE_KEY = re.compile(
+    r"(?i)(?:from|with|for|input|primary|restore|restored|cache|lookup|sort|partition|foreign|matching|hash|"
+    r"unique|dict|map|index|missing|unknown|the|a|by)[ \t]+\Z"
+)
+# A flag followed by one of these is a sentence about the flag ("Using --password via the CLI ..."), not a value.
+_PROSE_VALUES = frozenset(
+    [
+        *("via", "is", "are", "and", "or", "the", "to", "with", "instead", "option", "flag", "on", "in", "from"),
+        *("for", "of", "was", "not", "must", "should", "will", "can", "argument", "parameter", "value", "when"),
+        *("if", "has", "have", "be", "been", "only", "also"),
+    ]
+)
+_PATH_FLAGS = ("--from-file=", "--from-env-file=", "file=", "path=")
 
 
 def scan_line(line: str, *, keys: bool = True, shapes: bool = True) -> list[Span]:
@@ -106,14 +126,21 @@ def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]
     lower = key.lower().lstrip("-")
     if lower in {"authorization", "proxy-authorization"} and sep == ":":
         return _authorization(line, m.end())
+    if lower in {"key", "keys"} and _PROSE_KEY.search(line, max(0, key_start - 24), key_start):
+        return []
+    if line.endswith(_PATH_FLAGS, 0, key_start):
+        return []  # "--from-file=token=/run/secrets/token": the value is where the secret lives
     anchored = _LINE_START.match(line, 0, key_start) is not None and not sep.isspace()
     quote = _open_quote(line, key_start)
     span = _value_span(line, m.end(), anchored=anchored, quote=quote, cookie=cls.kind == "cookie")
     if span is None:
         return []
     start, end = span
-    if sep.isspace() and line.startswith("-", start):
+    if sep.isspace() and (line.startswith("-", start) or line[start:end].lower() in _PROSE_VALUES):
         return []  # "--password --other-flag": the flag has no inline value here
+    if line.startswith("://", key_start - 3):
+        at = line.find("@", start, end)  # "https://ci-token:SECRET@host/repo": the host and path stay
+        end = at if at > start else end
     if _keep(line[start:end], cls, key):
         return []
     kind = cls.kind
@@ -165,6 +192,10 @@ def is_name_line(line: str) -> bool:
 def _keep(value: str, cls: KeyClass, key: str) -> bool:
     if is_placeholder(value.strip()) or value.strip() in {"|", ">", "|-", ">-", "{", "[", "{}", "[]"}:
         return True
+    if value.startswith(("[{", '{"', "{'", '["', "['")):
+        return True  # a structure, whose own keys are judged one by one
+    if key.lower().lstrip("-") in {"pwd", "oldpwd"} and value.startswith(("/", "~")):
+        return True  # the shell's working directory
     if len(value) < _MIN_LEN.get(cls.kind, 1):
         return True
     if cls.strong:
@@ -200,7 +231,8 @@ def _value_span(line: str, pos: int, *, anchored: bool, quote: str | None, cooki
         stop = n if quote is None else line.find(quote, pos)
         if stop < 0:
             stop = n
-        end = stop
+        hard = _HARD_STOP.search(line, pos, stop)
+        end = stop = stop if hard is None else hard.start()
         if anchored and not cookie:
             comment = line.find(" #", pos, stop)
             if comment >= 0:
@@ -209,6 +241,8 @@ def _value_span(line: str, pos: int, *, anchored: bool, quote: str | None, cooki
             end -= 1
         return (pos, end) if end > pos else None
     end = pos
+    hard = _HARD_STOP.search(line, pos)
+    n = n if hard is None else hard.start()
     while end < n:
         c = line[end]
         if c in _STOP_UNQUOTED or c == quote:

@@ -1,0 +1,290 @@
+"""Secrets whose value is not on the key's line, or whose block needs its context to be read.
+
+* a key that ends its line: the value is on the next one (YAML, pretty-printed dicts, ``KEY=\\``
+  shell continuations), also when every line carries the same log prefix;
+* a Kubernetes Secret's ``data:``/``stringData:``: every value is a secret, whatever its key;
+* a token wrapped across lines by ``fold`` or a log shipper: the tail half is still a secret;
+* the body of a PEM key whose lines carry a log prefix or a JSON log envelope: only the key
+  material goes, the prefixes and the lines around stay readable.
+
+Offsets are absolute in the text given; functions return spans and how far they looked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bot.redact.allow import REDACTED_PREFIX, is_placeholder, looks_secret
+from bot.redact.keys import KeyClass, classify
+from bot.redact.spans import PRIO_CONT, PRIO_KEY, PRIO_TOKEN, Span
+
+MORE = -1  # the construct may continue past the text: feed more input (streaming)
+SECRET_LOOKBACK = 60  # lines before data: searched for "kind: Secret"
+SECRET_LOOKAHEAD = 40  # lines after the data block
+MAX_SECRET_LINES = 500
+
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_VALUE = re.compile(r"""[ \t]*(?P<q>["']?)(?P<v>[^\s"',]+)(?P=q)[ \t]*,?[ \t]*(?:\\|\))?[ \t]*\r?$""")
+# Log prefixes repeated on every line: timestamps, CRI "stdout F", "[pod/x]", "(pid=1)", "INFO".
+_LOG_PREFIX = re.compile(
+    r"""(?x)^(?:
+      \d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?
+    | \[[^\]\n]{1,80}\][ \t]*
+    | \([^)\n]{1,80}\)[ \t]*
+    | [A-Z]\d{4}[ \t][\d:.]+[ \t]+\d+[ \t][\w.]+:\d+\][ \t]*
+    | (?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)[ \t:]+
+    )+"""
+)
+_KIND_SECRET = re.compile(r"""^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*,?[ \t]*\r?$""", re.M)
+_DATA_KEY = re.compile(r"""(?P<ind>[ \t]*)(?P<q>["']?)(?:data|stringData)(?P=q)[ \t]*:[ \t]*(?P<brace>\{)?[ \t]*\r?$""")
+_CHILD = re.compile(r"""^(?P<ind>[ \t]*)["']?[^\s"':]+["']?[ \t]*:[ \t]*(?P<v>.*?)[ \t]*,?[ \t]*\r?$""")
+_INLINE = re.compile(r"""\\*["'](?:data|stringData)\\*["'][ \t]*:[ \t]*\{(?P<body>[^{}]*)\}""")
+_INLINE_VALUE = re.compile(r""":[ \t]*\\*["'](?P<v>[^"'\\]+)\\*["']""")
+_RUN_END = re.compile(r"[A-Za-z0-9+/=_\-.~]+$")
+_RUN_START = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
+_B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
+MIN_WRAPPED_LINE = 24  # shorter lines are not wrapped at a width
+
+
+def _lines_after(text: str, pos: int, count: int, *, final: bool) -> list[tuple[int, int]] | None:
+    """Up to ``count`` (start, end) line ranges from ``pos``; None when one is cut by the text's end."""
+    out: list[tuple[int, int]] = []
+    while len(out) < count and pos < len(text):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            if not final:
+                return None
+            nl = len(text)
+        out.append((pos, nl))
+        pos = nl + 1
+    return out
+
+
+def log_prefix(line: str) -> str:
+    m = _LOG_PREFIX.match(line)
+    return m.group() if m is not None else ""
+
+
+def _shape(fixed: str) -> re.Pattern[str]:
+    """A regex for text shaped like ``fixed``: same characters, any digits where it has digits."""
+    parts = []
+    for run in re.findall(r"\d+|\D", fixed.rstrip()):
+        parts.append(r"\d+" if run[0].isdigit() else re.escape(run))
+    return re.compile("".join(parts) + r"[ \t]*")
+
+
+def _pending_key(line: str) -> tuple[int, str, bool, KeyClass] | None:
+    """(key start, separator, continued with a backslash, class) of a secret's key ending ``line``."""
+    i = len(line.rstrip(" \t\r"))
+    cont = False
+    if i and line[i - 1] in "\\(":
+        cont = line[i - 1] == "\\"
+        i = len(line[: i - 1].rstrip(" \t"))
+    sep = ""
+    if i and line[i - 1] in ":=":
+        sep = line[i - 1]
+        i = len(line[: i - 1].rstrip(" \t"))
+    elif not cont:
+        return None
+    if i and line[i - 1] in "\"'":
+        i -= 1
+    k = i
+    while k > 0 and line[k - 1] in _KEY_CHARS:
+        k -= 1
+    key = line[k:i]
+    if not key or (not sep and not key.startswith("-")):
+        return None
+    cls = classify(key)
+    return None if cls is None else (k, sep, cont, cls)
+
+
+def pending_value(text: str, start: int, end: int, *, final: bool) -> tuple[list[Span], int] | int | None:
+    """A secret's key ending the line at ``text[start:end]``, its value alone on the next line."""
+    line = text[start:end]
+    found = _pending_key(line)
+    if found is None:
+        return None
+    key_start, sep, cont, cls = found
+    nxt = _lines_after(text, end + 1, 1, final=final)
+    if nxt is None:
+        return MORE
+    if not nxt:
+        return None
+    a, b = nxt[0]
+    value_line = text[a:b]
+    prefix = line[:key_start]
+    skip = 0
+    logp = log_prefix(prefix)
+    if logp:
+        pm = _shape(logp).match(value_line)
+        if pm is None:
+            return None  # the next line is another record: not this key's value
+        skip = pm.end()
+    vm = _VALUE.match(value_line, skip)
+    if vm is None:
+        return None
+    value = vm.group("v")
+    if is_placeholder(value) or value.endswith(":") or value.startswith(("-", "#", "{", "[")):
+        return None
+    if not cls.strong and not looks_secret(value):
+        return None
+    if not cont and sep == "=" and "=" in value:
+        return None  # "A=" then "B=2": an empty value, then the next assignment
+    return [Span(a + vm.start("v"), a + vm.end("v"), cls.kind, PRIO_KEY)], b
+
+
+def secret_inline(line: str) -> list[Span]:
+    """``{"data": {"k": "v", ...}, "kind": "Secret"}`` on one line: every value of data/stringData."""
+    if "Secret" not in line:
+        return []
+    spans = []
+    for m in _INLINE.finditer(line):
+        for v in _INLINE_VALUE.finditer(m.group("body")):
+            if not is_placeholder(v.group("v")):
+                base = m.start("body")
+                spans.append(Span(base + v.start("v"), base + v.end("v"), "kubernetes-secret", PRIO_KEY))
+    return spans
+
+
+def secret_data(text: str, start: int, end: int, *, final: bool) -> tuple[list[Span], int] | int | None:
+    """The values under a ``data:``/``stringData:`` block of a Kubernetes Secret (YAML or pretty JSON)."""
+    dm = _DATA_KEY.match(text, start, end)
+    if dm is None:
+        return None
+    indent = len(dm.group("ind").expandtabs())
+    lines = _lines_after(text, end + 1, MAX_SECRET_LINES, final=final)
+    if lines is None:
+        return MORE
+    body: list[tuple[int, int]] = []
+    for a, b in lines:
+        piece = text[a:b]
+        if piece.strip() and len(piece.expandtabs()) - len(piece.expandtabs().lstrip()) <= indent:
+            break
+        body.append((a, b))
+    block_end = body[-1][1] if body else end
+    after = _lines_after(text, block_end + 1, SECRET_LOOKAHEAD, final=final)
+    if after is None:
+        return MORE
+    if not _is_secret(text, start, after[-1][1] if after else block_end):
+        return None
+    spans: list[Span] = []
+    scalar_indent = -1
+    for a, b in body:
+        piece = text[a:b]
+        width = len(piece.expandtabs()) - len(piece.expandtabs().lstrip())
+        if scalar_indent >= 0 and (width > scalar_indent or not piece.strip()):
+            stripped = piece.strip()
+            if stripped:
+                lead = a + (len(piece) - len(piece.lstrip()))
+                spans.append(Span(lead, lead + len(stripped), "kubernetes-secret", PRIO_KEY))
+            continue
+        scalar_indent = -1
+        cm = _CHILD.match(piece)
+        if cm is None:
+            continue
+        value = cm.group("v").strip("\"'")
+        if value in {"|", ">", "|-", ">-", "|+", ">+"}:
+            scalar_indent = width
+            continue
+        if value and not is_placeholder(value) and value not in {"{", "}", "[", "]"}:
+            vs = a + cm.start("v") + (1 if cm.group("v")[:1] in "\"'" else 0)
+            spans.append(Span(vs, vs + len(value), "kubernetes-secret", PRIO_KEY))
+    return spans, block_end
+
+
+def _is_secret(text: str, start: int, stop: int) -> bool:
+    """Is the document around ``start`` a Secret? Looks back to the document's start ("---")."""
+    lo = start
+    for _ in range(SECRET_LOOKBACK):
+        if lo <= 0:
+            break
+        lo = text.rfind("\n", 0, lo - 1) + 1
+        if text.startswith("---", lo):
+            break
+    return _KIND_SECRET.search(text, lo, stop) is not None
+
+
+def wrapped(
+    text: str, start: int, end: int, spans: list[Span], find: Callable[[str], list[Span]], *, final: bool
+) -> list[Span] | int:
+    """The tail of a token or value cut at the end of this line and continued on the next."""
+    line = text[start:end].rstrip("\r")
+    if len(line) < MIN_WRAPPED_LINE or not line or line[-1].isspace():
+        return []
+    nxt = _lines_after(text, end + 1, 1, final=final)
+    if nxt is None:
+        return MORE
+    if not nxt:
+        return []
+    a, b = nxt[0]
+    value_line = text[a:b].rstrip("\r")
+    logp = log_prefix(line)
+    skip = 0
+    if logp:
+        pm = _shape(logp).match(value_line)
+        skip = pm.end() if pm is not None else 0
+    tm = _RUN_START.match(value_line, skip)
+    if tm is None or len(tm.group()) < 4 or (tm.end() < len(value_line) and not value_line[tm.end()].isspace()):
+        return []
+    tail = tm.group()
+    if not _tokenish(tail):
+        return []
+    line_end = start + len(line)
+    ran_to_end = any(s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start) for s in spans)
+    if ran_to_end:
+        return [Span(a + tm.start(), a + tm.end(), spans[-1].kind if spans else "token", PRIO_CONT)]
+    head = _RUN_END.search(line)
+    if head is None or len(head.group()) < 4:
+        return []
+    joined = head.group() + tail
+    cut = len(head.group())
+    out: list[Span] = []
+    for s in find(joined):
+        if s.start < cut < s.end:
+            out.append(Span(start + head.start() + s.start, line_end, s.kind, PRIO_TOKEN))
+            out.append(Span(a + tm.start(), a + tm.start() + s.end - cut, s.kind, PRIO_CONT))
+    return out
+
+
+def _tokenish(run: str) -> bool:
+    """Could this run be the tail of a token: letters with digits, or mixed case inside a long run."""
+    if "=" in run.rstrip("=") or run.startswith("-"):
+        return False
+    letters = any(c.isalpha() for c in run)
+    if letters and any(c.isdigit() for c in run):
+        return True
+    return len(run) >= 12 and any(c.isupper() for c in run[1:]) and any(c.islower() for c in run)
+
+
+def pem_lines(text: str, body_start: int, body_end: int, *, prefix: str, suffix: str) -> list[Span]:
+    """PEM body lines between the markers; each keeps what it shares with the BEGIN line around the
+    marker (a timestamp before it, a JSON log envelope after it)."""
+    pre = _shape(prefix) if prefix.strip() else None
+    suf = re.compile(_shape(suffix.strip()).pattern.removesuffix(r"[ \t]*") + r"[ \t]*\r?$") if suffix.strip() else None
+    spans: list[Span] = []
+    pos = body_start
+    first = True
+    while pos < body_end:
+        nl = text.find("\n", pos, body_end)
+        stop = body_end if nl < 0 else nl
+        a, b = pos, stop
+        if not first and pre is not None:
+            pm = pre.match(text, a, b)
+            if pm is not None:
+                a = pm.end()
+        if suf is not None:
+            sm = suf.search(text, a, b)
+            if sm is not None:
+                b = sm.start()
+        if first and not _B64_RUN.search(text, a, b):
+            a = b  # the rest of the BEGIN line: an envelope, not key material
+        while a < b and text[a] in " \t\r\"',":
+            a += 1
+        while b > a and text[b - 1] in " \t\r\"',":
+            b -= 1
+        if b > a and not text.startswith(REDACTED_PREFIX, a):
+            spans.append(Span(a, b, "private-key", PRIO_CONT if spans else PRIO_TOKEN))
+        first = False
+        pos = stop + 1
+    return spans
