@@ -108,10 +108,12 @@ def _code_section(title: str, lines: list[str], *, budget: int, cuts: _Cuts) -> 
     return section(f"{title}\n```\n{shown}\n```" + (f"\n{note}" if note else ""))
 
 
-def _evidence(f: Mapping[str, Any], redactor: Redactor, lang: str, cuts: _Cuts) -> dict[str, Any]:
-    lines = clean("\n".join(evidence_lines(f.get("evidence") or [])), redactor).split("\n")
-    return _code_section(f"*{mrkdwn(label('evidence', lang))}*", lines, budget=lim.EVIDENCE_SECTION,
-                         cuts=cuts)
+def _evidence(f: Mapping[str, Any], redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+    if not f.get("evidence"):
+        return []
+    lines = clean("\n".join(evidence_lines(f["evidence"])), redactor).split("\n")
+    return [_code_section(f"*{mrkdwn(label('evidence', lang))}*", lines, budget=lim.EVIDENCE_SECTION,
+                          cuts=cuts)]
 
 
 def _listed(title: str, items: Sequence[str], *, mark: Callable[[int], str], budget: int,
@@ -163,13 +165,27 @@ def _first_error(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> 
                           cuts=cuts)]
 
 
+def _names(names: Sequence[str], budget: int, cuts: _Cuts) -> str:
+    """A comma-separated list within `budget`, ending with the note on how many were left out."""
+    shown: list[str] = []
+    for i, name in enumerate(names):
+        rest = len(names) - i
+        room = budget - lim.slack_len(cuts.note("more_items")(rest)) - 2
+        if lim.slack_len(", ".join([*shown, name])) > (room if rest > 1 else budget):
+            cuts.any = True
+            return ", ".join(shown) + (" " if shown else "") + cuts.note("more_items")(rest)
+        shown.append(name)
+    return ", ".join(shown)
+
+
 def _unread(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
     """What could not be read: the problems that make the report incomplete, and what was not collected."""
     parts: list[str] = []
     budget = lim.INCOMPLETE_SECTION
     if report.get("not_collected"):
-        names = mrkdwn(clean_line(", ".join(report["not_collected"]), redactor))
-        parts.append(cut(f"*{mrkdwn(label('not_collected', lang))}*: {names}", budget // 3))
+        title = f"*{mrkdwn(label('not_collected', lang))}*: "
+        names = [mrkdwn(clean_line(str(n), redactor)) for n in report["not_collected"]]
+        parts.append(title + _names(names, budget // 3 - lim.slack_len(title), cuts))
     if report.get("problems"):
         title = f":warning: *{mrkdwn(label('incomplete', lang))}*:"
         lines = [cuts.clip(f"• {mrkdwn(clean_line(p, redactor))}", lim.LIST_LINE) for p in report["problems"]]
@@ -243,7 +259,7 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str) -> SlackMe
     if findings:
         f = findings[0]
         blocks += _summary(report, f, redactor, lang, cuts)
-        blocks.append(_evidence(f, redactor, lang, cuts))
+        blocks += _evidence(f, redactor, lang, cuts)
         blocks += _advice(f, redactor, lang, cuts)
         blocks += _others(findings[1:], redactor, lang, cuts)
     else:
