@@ -176,6 +176,7 @@ class SocketModeStandIn:
         """Send any message to the newest open connection, waiting up to `timeout` for one."""
         connection = self.wait_for(lambda: self._open[-1] if self._open else None, timeout,
                                    what="no client connected")
+        assert connection is not None  # wait_for returns only a truthy value
         with self.cond:
             self._sent.append(message)
         connection.send(json.dumps(message))
@@ -228,5 +229,7 @@ class SocketModeStandIn:
 
     def wait_for_ack(self, envelope_id: str, timeout: float = 5.0) -> Ack:
         """The app's ack of `envelope_id`; AssertionError if none arrives within `timeout` seconds."""
-        return self.wait_for(lambda: next((a for a in self._acks if a.envelope_id == envelope_id), None),
-                             timeout, what=f"no ack of envelope {envelope_id}")
+        ack = self.wait_for(lambda: next((a for a in self._acks if a.envelope_id == envelope_id), None),
+                            timeout, what=f"no ack of envelope {envelope_id}")
+        assert ack is not None  # wait_for returns only a truthy value
+        return ack

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -65,7 +66,8 @@ def test_a_bolt_app_in_http_mode_accepts_signed_requests_only(slack: SlackStandI
         clicks.append((body["actions"][0]["value"], body["container"]["thread_ts"]))
 
     def dispatch(body: bytes, headers: dict[str, str]) -> int:
-        return app.dispatch(BoltRequest(body=body.decode(), headers=headers)).status
+        as_bolt: dict[str, str | Sequence[str]] = dict(headers)
+        return app.dispatch(BoltRequest(body=body.decode(), headers=as_bolt)).status
 
     command = slash_command_body(text="help")
     click = block_action_body(action_id="rlark_ticket", value="job/x", message_ts="1.2", thread_ts="1.1")

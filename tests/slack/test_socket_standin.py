@@ -11,6 +11,7 @@ from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.socket_mode.builtin import SocketModeClient
+from slack_sdk.socket_mode.client import BaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from slack_sdk.socket_mode.response import SocketModeResponse
 from websockets.exceptions import InvalidStatus
@@ -28,7 +29,7 @@ def client(slack: SlackStandIn, socket_mode: SocketModeStandIn) -> Iterator[tupl
     seen: list[Any] = []
     sdk = SocketModeClient(app_token=slack.app_token, web_client=WebClient(base_url=slack.base_url, token=slack.token))
 
-    def on_request(c: SocketModeClient, req: SocketModeRequest) -> None:
+    def on_request(c: BaseSocketModeClient, req: SocketModeRequest) -> None:
         c.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id, payload={"seen": req.type}))
 
     sdk.message_listeners.append(lambda c, message, raw: seen.append(message))
@@ -94,14 +95,14 @@ def test_a_bolt_app_in_socket_mode_acks_says_and_responds(slack: SlackStandIn, s
         respond("only the asker sees this")
 
     handler = SocketModeHandler(app, app_token=slack.app_token)
-    handler.connect()
+    handler.connect()  # type: ignore[no-untyped-call]
     try:
         hook = slack.new_response_url(channel=CHANNEL, user="U0ASKER")
         envelope = socket_mode.send_slash_command(slash_command_payload(text="ppo-big", response_url=hook))
         assert socket_mode.wait_for_ack(envelope).payload is None
         slack.wait_for(lambda: slack.messages(CHANNEL) and slack.ephemerals(user="U0ASKER"))
     finally:
-        handler.close()
+        handler.close()  # type: ignore[no-untyped-call]
     assert [m.text for m in slack.messages(CHANNEL)] == ["diagnosing ppo-big"]
     assert [e.text for e in slack.ephemerals(user="U0ASKER")] == ["only the asker sees this"]
     assert slack.calls()[0].method == "auth.test"  # Bolt checks its token first

@@ -6,6 +6,7 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from typing import Any
 
 import pytest
 from slack_sdk import WebClient
@@ -86,11 +87,12 @@ def test_ephemeral_permalink_usergroup_and_channel_info(slack: SlackStandIn, web
     assert link.endswith(f"/archives/{CHANNEL}/p{reply['ts'].replace('.', '')}?thread_ts={root['ts']}&cid={CHANNEL}")
     assert web.usergroups_users_list(usergroup="S0ADMINS")["users"] == ["U1", "U2"]
     assert web.conversations_info(channel=CHANNEL)["channel"]["name"] == "diag"
-    for call, error in ((lambda: web.usergroups_users_list(usergroup="S0NOPE"), "no_such_subteam"),
-                        (lambda: web.conversations_info(channel="C0UNKNOWN"), "channel_not_found"),
-                        (lambda: web.chat_getPermalink(channel=CHANNEL, message_ts="1.2"), "message_not_found")):
+    refusals = [("usergroups.users.list", {"usergroup": "S0NOPE"}, "no_such_subteam"),
+                ("conversations.info", {"channel": "C0UNKNOWN"}, "channel_not_found"),
+                ("chat.getPermalink", {"channel": CHANNEL, "message_ts": "1.2"}, "message_not_found")]
+    for method, params, error in refusals:
         with pytest.raises(SlackApiError) as e:
-            call()
+            web.api_call(method, params=params)
         assert e.value.response["error"] == error
 
 
@@ -111,7 +113,7 @@ def test_files_upload_v2_end_to_end(slack: SlackStandIn, web: WebClient) -> None
 
 def test_slack_limits_are_enforced(slack: SlackStandIn, web: WebClient) -> None:
     long_section = {"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}
-    cases = [({"blocks": [long_section], "text": "t"}, "invalid_blocks"),
+    cases: list[tuple[dict[str, Any], str]] = [({"blocks": [long_section], "text": "t"}, "invalid_blocks"),
              ({"blocks": [SECTION] * 51, "text": "t"}, "invalid_blocks"),
              ({"text": "t", "metadata": {"event_type": "no spaces allowed", "event_payload": {}}},
               "invalid_metadata_format"),
