@@ -25,6 +25,13 @@ _URL: Final = re.compile(r"https://[^\s<>|`]+")
 _FILE_NAME: Final = re.compile(r"[^a-z0-9.-]+")
 
 
+def _titled(key: str, lang: str, target: str) -> str:
+    """The label `key` with its words in bold and the (already formatted) target where the label puts it."""
+    before, _, after = label(key, lang, target="\x00").partition("\x00")
+    words = [f"*{mrkdwn(x.strip())}*" if x.strip() else "" for x in (before, after)]
+    return " ".join(p for p in (words[0], target, words[1]) if p)
+
+
 def root_progress(*, target_label: str, step: str, clusters: int, pods: int, logs: int, requests: int,
                   redactor: Redactor, lang: str) -> SlackMessage:
     """The root while evidence is collected; the app updates it in place as the counters grow."""
@@ -33,7 +40,7 @@ def root_progress(*, target_label: str, step: str, clusters: int, pods: int, log
     step_text = clean_line(step, redactor)
     line = label("root.progress", lang, step=mrkdwn(step_text), clusters=clusters, pods=pods, logs=logs,
                  requests=requests)
-    blocks = [section(f":mag: *{mrkdwn(label('root.collecting', lang, target=''))}*{inline(target)}"),
+    blocks = [section(f":mag: {_titled('root.collecting', lang, inline(target))}"),
               context([line])]
     text = cut(mrkdwn(f"{label('root.collecting', lang, target=target)} · {step_text}"), lim.FALLBACK_TEXT)
     return SlackMessage(text=text, blocks=finish(blocks))
@@ -55,7 +62,7 @@ def root_verdict(report: Mapping[str, Any], *, thread_hint: bool, redactor: Reda
     else:
         head = f"{EMOJI['none']} *{mrkdwn(label('no_case', lang))}*"
         text = f"{target}: {label('no_case', lang)}"
-    lines = [f"*{mrkdwn(label('root.verdict', lang, target=''))}*{inline(target)}", cut(head, lim.SUMMARY_SECTION)]
+    lines = [_titled("root.verdict", lang, inline(target)), cut(head, lim.SUMMARY_SECTION)]
     notes = [f"*{mrkdwn(label('stage', lang))}*: {inline(stage)}"]
     if report.get("incomplete"):
         notes.append(f":warning: {mrkdwn(label('incomplete.short', lang))}")
@@ -70,8 +77,8 @@ def root_failed(*, target_label: str, reason: str, redactor: Redactor, lang: str
     lang_index(lang)
     target = clean_line(target_label, redactor)
     why = clean_line(reason, redactor)
-    title = mrkdwn(label("root.failed", lang, target=""))
-    blocks = [section(cut(f":x: *{title}*{inline(target)}\n{mrkdwn(why)}", lim.SUMMARY_SECTION)),
+    title = _titled("root.failed", lang, inline(target))
+    blocks = [section(cut(f":x: {title}\n{mrkdwn(why)}", lim.SUMMARY_SECTION)),
               context([mrkdwn(label("root.failed_hint", lang))])]
     text = cut(mrkdwn(f"{label('root.failed', lang, target=target)}: {why}"), lim.FALLBACK_TEXT)
     return SlackMessage(text=text, blocks=finish(blocks))
@@ -100,7 +107,7 @@ def ticket_message(ticket_text: str, *, target: Mapping[str, Any], permalink: st
     lang_index(lang)
     who = clean_line(target_label(target), redactor)
     body = clean(str(ticket_text), redactor).rstrip("\n")
-    head = f":ticket: *{mrkdwn(label('ticket.head', lang, target=''))}*{inline(who)}"
+    head = f":ticket: {_titled('ticket.head', lang, inline(who))}"
     link = _link(permalink, redactor, lang)
     blocks = [section(head + (f"\n{link}" if link else ""))]
     lines = [code_line(line) for line in body.split("\n")]

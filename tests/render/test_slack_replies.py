@@ -35,7 +35,8 @@ def test_progress_names_the_target_and_counts(lang: str, redactor: Redactor) -> 
                         clusters=2, pods=14, logs=3, requests=27, redactor=redactor, lang=lang)
     check_limits(msg)
     sent = _sent(msg)
-    assert "`job/ppo-franka-0412`" in msg.blocks[0]["text"]["text"]
+    words = "*正在诊断*" if lang == "zh" else "*Diagnosing*"
+    assert msg.blocks[0]["text"]["text"] == f":mag: {words} `job/ppo-franka-0412`"
     assert all(str(n) in msg.blocks[1]["elements"][0]["text"] for n in (2, 14, 3, 27))
     assert AWS_SECRET[:12] not in sent and "\x1b" not in sent
     assert msg.text.startswith("正在诊断 job/ppo-franka-0412" if lang == "zh" else "Diagnosing job/ppo-franka-0412")
@@ -55,6 +56,8 @@ def test_verdict_root(name: str, lang: str, scenario: Callable[[str], Scenario],
         assert f"`{sc.diag.findings[0].id}`" in first
     else:
         assert label("no_case", lang) in first
+    assert first.split("\n")[0] == ("`job/x` *的诊断结果*" if lang == "zh" else "*Diagnosis of* `job/x`").replace(
+        "job/x", str(sc.diag.target))
     assert label("root.thread", lang) in _sent(msg)
     assert ("incomplete" in _sent(msg).lower() or "不完整" in _sent(msg)) == sc.diag.incomplete
     quiet = root_verdict(report, thread_hint=False, redactor=redactor, lang=lang)
