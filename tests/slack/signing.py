@@ -30,11 +30,19 @@ def signature(body: bytes, secret: str, timestamp: int) -> str:
 
 
 def signed_headers(body: bytes, secret: str, *, timestamp: int | None = None,
-                   content_type: str = "application/x-www-form-urlencoded") -> dict[str, str]:
-    """The headers Slack sends with `body`: content type, request timestamp (now by default) and signature."""
+                   content_type: str = "application/x-www-form-urlencoded", retry_num: int | None = None,
+                   retry_reason: str = "http_timeout") -> dict[str, str]:
+    """The headers Slack sends with `body`: content type, request timestamp (now by default) and signature.
+
+    `retry_num` marks a delivery Slack retries (`X-Slack-Retry-Num`, `X-Slack-Retry-Reason`); a retry is signed
+    anew, with its own timestamp.
+    """
     ts = int(time.time()) if timestamp is None else timestamp
-    return {"Content-Type": content_type, "X-Slack-Request-Timestamp": str(ts),
-            "X-Slack-Signature": signature(body, secret, ts)}
+    headers = {"Content-Type": content_type, "X-Slack-Request-Timestamp": str(ts),
+               "X-Slack-Signature": signature(body, secret, ts)}
+    if retry_num is not None:
+        headers |= {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": retry_reason}
+    return headers
 
 
 def slash_command_payload(*, text: str, command: str = "/rlark", channel_id: str = "C0DIAG", user_id: str = "U0ASKER",

@@ -36,6 +36,9 @@ def test_signed_headers_pass_slack_sdk_verification_and_tampering_fails() -> Non
     stale = signed_headers(body, SECRET, timestamp=NOW - 6 * 60)
     assert not verifier.is_valid_request(body, stale)
     assert SignatureVerifier(SECRET).is_valid_request(body, signed_headers(body, SECRET))  # now by default
+    retried = signed_headers(body, SECRET, timestamp=NOW, retry_num=1)
+    assert (retried["X-Slack-Retry-Num"], retried["X-Slack-Retry-Reason"]) == ("1", "http_timeout")
+    assert verifier.is_valid_request(body, retried) and "X-Slack-Retry-Num" not in headers
 
 
 def test_bodies_are_encoded_as_slack_sends_them() -> None:

@@ -41,16 +41,19 @@ class Workspace:
         self.socket_url: Callable[[], str | None] = lambda: None
         self.channels: dict[str, Channel] = {}
         self.usergroups: dict[str, list[str]] = {}
+        self._last_us = 0
+        self._ids = itertools.count(1)
         self.clear()
 
     def clear(self) -> None:
-        """Forget messages, ephemerals, files and response URLs; keep channels and user groups."""
+        """Forget messages, ephemerals, files and response URLs; keep channels and user groups.
+
+        Timestamps and ids keep counting, so nothing handed out before a reset is handed out again.
+        """
         self.messages: dict[str, list[Message]] = {}
         self.ephemerals: list[Ephemeral] = []
         self.files: dict[str, File] = {}
         self.responses: dict[str, ResponseUrl] = {}
-        self._last_us = 0
-        self._ids = itertools.count(1)
 
     # ---- identities
 
@@ -114,7 +117,6 @@ class Workspace:
                 setattr(message, name, params[name] or None)
         message.history.append(before)
 
-
     def respond(self, hook: ResponseUrl, body: Obj) -> None:
         """Apply a post to a response URL: replace or delete the original, post in the channel, or reply ephemerally."""
         original = self.find(hook.channel, hook.message_ts) if hook.message_ts else None
@@ -123,7 +125,8 @@ class Workspace:
             return
         check_message(body)
         if _flag(body.get("replace_original")) and original is not None:
-            self.edit(original, {k: body[k] for k in ("text", "blocks", "attachments") if k in body})
+            # a replacement is a whole new message, not a patch: what it leaves out is gone
+            self.edit(original, {k: body.get(k) for k in ("text", "blocks", "attachments")})
         elif body.get("response_type") == "in_channel":
             self.add_message(hook.channel, body)
         else:
