@@ -209,7 +209,7 @@ def _buttons(report: Report, redactor: Redactor, lang: str) -> dict[str, Any]:
                    block_id=ACTIONS_BLOCK)
 
 
-def metadata(report: Report, counts: Mapping[str, int], redactor: Redactor) -> dict[str, Any]:
+def metadata(report: Report, *, counts: Mapping[str, int], redactor: Redactor) -> dict[str, Any]:
     """CONTRACT §5's `rlark_diagnosis` metadata."""
     findings = report.get("findings") or []
     main = primary(findings)
@@ -269,7 +269,7 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str) -> SlackMe
     blocks.append(_status(report, counts, redactor, lang))
     blocks.append(_buttons(report, redactor, lang))
     return SlackMessage(text=fallback_text(report, redactor=redactor, lang=lang), blocks=finish(blocks),
-                        metadata=metadata(report, counts, redactor),
+                        metadata=metadata(report, counts=counts, redactor=redactor),
                         files=[evidence_file(report, redactor=redactor)] if cuts.any else [])
 
 

@@ -53,11 +53,14 @@ def redaction_line(counts: Mapping[str, int], lang: str) -> str:
     return label("redactions", lang, n=total) + (f" ({kinds})" if kinds else "")
 
 
-def evidence_file_name(report: Mapping[str, Any]) -> str:
-    """`rlark-evidence-<kind>-<name>.txt`, lower-case letters, digits, dots and hyphens only."""
-    target = report.get("target") or {}
+def file_name(what: str, target: Mapping[str, Any]) -> str:
+    """`rlark-<what>-<kind>-<name>.txt`, lower-case letters, digits, dots and hyphens only."""
     stem = _FILE_NAME.sub("-", f"{target.get('kind', '')}-{target.get('name', '')}".lower()).strip("-")
-    return f"rlark-evidence-{stem[:120] or 'target'}.txt"
+    return f"rlark-{what}-{stem[:120] or 'target'}.txt"
+
+
+def evidence_file_name(report: Mapping[str, Any]) -> str:
+    return file_name("evidence", report.get("target") or {})
 
 
 def _finding_text(index: int, finding: Mapping[str, Any], lang: str) -> list[str]:

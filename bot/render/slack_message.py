@@ -60,6 +60,7 @@ def context(pieces: Sequence[str], *, plain: Sequence[str] = ()) -> dict[str, An
 
 
 def divider() -> dict[str, Any]:
+    """A divider between the answer and the other findings."""
     return {"type": "divider"}
 
 
@@ -77,6 +78,7 @@ def button(*, action_id: str, text: str, value: str, style: str | None = None) -
 
 
 def actions(buttons: Sequence[dict[str, Any]], *, block_id: str) -> dict[str, Any]:
+    """An actions block; `block_id` lets the app tell the diagnosis buttons from others."""
     return {"type": "actions", "block_id": block_id, "elements": list(buttons)}
 
 

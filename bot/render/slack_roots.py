@@ -15,6 +15,7 @@ from bot.redact import Redactor
 from bot.render import blocklimits as lim
 from bot.render.blocks import EMOJI
 from bot.render.slack_actions import target_label
+from bot.render.slack_evidence import file_name
 from bot.render.slack_labels import label, lang_index, severity
 from bot.render.slack_message import SlackFile, SlackMessage, context, finish, section
 from bot.render.slack_text import clean, clean_line, code_line, cut, fit_lines, inline, mrkdwn
@@ -22,7 +23,6 @@ from bot.render.slack_text import clean, clean_line, code_line, cut, fit_lines, 
 TICKET_EVENT: Final = "rlark_ticket"
 TICKET_PREVIEW: Final = 2500  # of the ticket shown in the message when the whole goes to a file
 _URL: Final = re.compile(r"https://[^\s<>|`]+")
-_FILE_NAME: Final = re.compile(r"[^a-z0-9.-]+")
 
 
 def _titled(key: str, lang: str, target: str) -> str:
@@ -95,11 +95,6 @@ def _link(permalink: str | None, redactor: Redactor, lang: str) -> str:
     return f":leftwards_arrow_with_hook: {words}: {mrkdwn(url)}"
 
 
-def ticket_file_name(target: Mapping[str, Any]) -> str:
-    stem = _FILE_NAME.sub("-", f"{target.get('kind', '')}-{target.get('name', '')}".lower()).strip("-")
-    return f"rlark-ticket-{stem[:120] or 'target'}.txt"
-
-
 def ticket_message(ticket_text: str, *, target: Mapping[str, Any], permalink: str | None, redactor: Redactor,
                    lang: str) -> SlackMessage:
     """§3's admin ticket (what `render_diagnosis(diag, "ticket", ...)` gives) for the thread or the admin
@@ -116,7 +111,7 @@ def ticket_message(ticket_text: str, *, target: Mapping[str, Any], permalink: st
     if sum(lim.slack_len(x) + 1 for x in lines) + fence <= lim.SECTION_TEXT:
         blocks.append(section("```\n" + "\n".join(lines) + "\n```"))
     else:
-        name = ticket_file_name(target)
+        name = file_name("ticket", target)
         kept, _ = fit_lines(lines, TICKET_PREVIEW, more=lambda n: label("more_lines", lang, n=n, file=name))
         blocks.append(section("```\n" + "\n".join(kept[:-1]) + "\n```\n_" + mrkdwn(kept[-1]) + "_"))
         content = cut(body, lim.FILE_CHARS, mark="\n" + label("cut_file", lang)) + "\n"
