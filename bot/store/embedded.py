@@ -26,11 +26,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
-
 from bot.store.base import StoreUnavailable
+from bot.store.redis import probe_socket, shutdown_socket
 
 SOCKET_PATH_MAX = 100
 """A unix socket path must fit in sun_path (108 bytes on Linux); longer data directories get one in the temp dir."""
@@ -165,25 +162,14 @@ class EmbeddedServer:
             self._lock_file.close()
             self._lock_file = None
 
-    def _client(self, timeout: float = 1.0) -> redis.Redis:
-        return redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=timeout,
-                           socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0))
-
     def _answers(self) -> bool:
         """Whether a server (ours, or one left by a crashed run) already listens on the socket."""
         if not self.socket_path.exists():
             return False
-        client = self._client(timeout=0.5)
-        try:
-            client.ping()
-            return True
-        except redis.BusyLoadingError:
+        state = probe_socket(self.socket_path, timeout=0.5)
+        if state == "loading":
             self._wait_ready()
-            return True
-        except (redis.RedisError, OSError):
-            return False
-        finally:
-            client.close()
+        return state != "down"
 
     def _spawn(self) -> None:
         config = self.data_dir / CONFIG_NAME
@@ -199,22 +185,13 @@ class EmbeddedServer:
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + self._start_timeout
-        client = self._client()
-        try:
-            while True:
-                if self._process is not None and self._process.poll() is not None:
-                    raise StoreUnavailable(f"embedded store: redis-server exited at start: {self._last_log_line()}")
-                try:
-                    client.ping()
-                    return
-                except (redis.RedisError, OSError):
-                    if time.monotonic() > deadline:
-                        raise StoreUnavailable(
-                            f"embedded store: redis-server did not answer within {self._start_timeout:g} s: "
-                            f"{self._last_log_line()}") from None
-                    time.sleep(0.02)
-        finally:
-            client.close()
+        while probe_socket(self.socket_path, timeout=1.0) != "up":
+            if self._process is not None and self._process.poll() is not None:
+                raise StoreUnavailable(f"embedded store: redis-server exited at start: {self._last_log_line()}")
+            if time.monotonic() > deadline:
+                raise StoreUnavailable(f"embedded store: redis-server did not answer within "
+                                       f"{self._start_timeout:g} s: {self._last_log_line()}")
+            time.sleep(0.02)
 
     def _last_log_line(self) -> str:
         try:
@@ -225,13 +202,7 @@ class EmbeddedServer:
 
     def _shutdown(self) -> None:
         """Ask the server to exit; an adopted server (no process of ours) is waited for until it stops answering."""
-        client = self._client()
-        try:
-            client.shutdown()
-        except (redis.RedisError, OSError):
-            pass
-        finally:
-            client.close()
+        shutdown_socket(self.socket_path, timeout=1.0)
         if self._process is None:
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline and self._answers():

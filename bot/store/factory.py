@@ -10,21 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote, urlsplit
-
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
-from redis.sentinel import Sentinel
 
 from bot.store.base import ErrorHook, Store
 from bot.store.embedded import EmbeddedServer
 from bot.store.keys import DEFAULT_PREFIX, KeySchema
-from bot.store.redis import RedisStore
-
-HEALTH_CHECK_SECONDS = 5
-"""A pooled connection idle this long is pinged before use, so a restarted server is reconnected at once."""
+from bot.store.redis import RedisStore, sentinel_client, socket_client, url_client
 
 SCHEMES = "redis://, rediss://, unix:// or redis+sentinel://"
 
@@ -53,13 +44,14 @@ def open_store(*, url: str | None, data_dir: Path, prefix: str = DEFAULT_PREFIX,
     scheme = text.partition("://")[0].lower() if "://" in text else ""
     if scheme == "redis+sentinel":
         target = parse_sentinel_url(text)
-        client = _sentinel_client(target, socket_timeout)
+        client = sentinel_client(sentinels=list(target.sentinels), service=target.service, db=target.db,
+                                 username=target.username, password=target.password, socket_timeout=socket_timeout)
         hosts = ",".join(f"{host}:{port}" for host, port in target.sentinels)
         description = f"redis sentinel service {target.service} via {hosts} (db {target.db})"
     elif scheme in ("redis", "rediss", "unix"):
         description = check_redis_url(text)
         try:
-            client = redis.Redis.from_url(text, **_client_options(socket_timeout))
+            client = url_client(text, socket_timeout=socket_timeout)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"bad store URL ({description}): {_one_line(exc)}") from None
     else:
@@ -70,21 +62,9 @@ def open_store(*, url: str | None, data_dir: Path, prefix: str = DEFAULT_PREFIX,
 def _embedded(*, data_dir: Path, prefix: str, socket_timeout: float, on_error: ErrorHook | None) -> Store:
     server = EmbeddedServer(data_dir)
     server.start()
-    client = redis.Redis(unix_socket_path=str(server.socket_path), **_client_options(socket_timeout))
+    client = socket_client(server.socket_path, socket_timeout=socket_timeout)
     return RedisStore(client, prefix=prefix, description=f"embedded redis in {server.data_dir}",
                       on_error=on_error, on_close=server.stop)
-
-
-def _client_options(socket_timeout: float) -> dict[str, Any]:
-    """Short timeouts, text replies, and no retries inside redis-py (the store retries once, knowing which
-    writes are safe to repeat)."""
-    return {
-        "socket_timeout": socket_timeout,
-        "socket_connect_timeout": socket_timeout,
-        "health_check_interval": HEALTH_CHECK_SECONDS,
-        "retry": Retry(NoBackoff(), 0),
-        "decode_responses": True,
-    }
 
 
 def _one_line(exc: BaseException) -> str:
@@ -147,14 +127,3 @@ def _host_port(item: str) -> tuple[str, int]:
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"bad store URL: sentinel port {port[:20]!r} is not a number from 1 to 65535")
     return host, int(port)
-
-
-def _sentinel_client(target: SentinelTarget, socket_timeout: float) -> redis.Redis:
-    """A client for the current master of `target.service`; redis-py asks the sentinels again after a failover."""
-    quick = {"socket_timeout": socket_timeout, "socket_connect_timeout": socket_timeout,
-             "retry": Retry(NoBackoff(), 0)}
-    sentinel = Sentinel(list(target.sentinels), sentinel_kwargs=quick, **quick)  # type: ignore[no-untyped-call]
-    master: redis.Redis = sentinel.master_for(  # type: ignore[no-untyped-call]
-        target.service, db=target.db, username=target.username, password=target.password,
-        **_client_options(socket_timeout))
-    return master
