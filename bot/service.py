@@ -19,7 +19,7 @@ from bot.cluster.progress import Progress
 from bot.diagnose import Diagnosis, diagnose
 from bot.errors import NotFound, SourceError, UsageError, UserError
 from bot.models import Evidence, Target
-from bot.redact import Redactor, SafeText
+from bot.redact import Redactor, SafeText, dump_json, seal
 from bot.render import render_checks, render_diagnosis
 from bot.runbook import Runbook, RunbookError, load_runbook
 from bot.settings import Settings
@@ -80,6 +80,14 @@ class Service:
         evidence = source.for_checks(progress=progress).evidence
         at = resolve_now(now, evidence)
         return Checked(run_checks(evidence, at, self.settings.thresholds), evidence, at)
+
+    def slack_payload(self, diag: Diagnosis, *, lang: str) -> SafeText:
+        """The `chat.postMessage` arguments of the diagnosis reply, as JSON, sealed like everything the bot posts."""
+        from bot.render.blocks import slack_payload
+        from bot.render.report import build_report
+
+        payload = slack_payload(build_report(diag, lang), redactor=self.redactor, lang=lang)
+        return dump_json(seal(payload, self.redactor), indent=2)
 
     def render_checks(self, checked: Checked, *, fmt: str) -> SafeText:
         return render_checks(checked.alerts, fmt, redactor=self.redactor)
