@@ -10,12 +10,17 @@ from typing import Any
 
 import pytest
 
+from bot.bundle import read_bundle
+from bot.diagnose import diagnose
+from bot.models import Target
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
 from bot.render.blocks import diagnosis_reply
+from bot.render.report import build_report
 from bot.render.slack_message import SlackMessage, block_chars
+from bot.runbook import Runbook
 from render.conftest import Scenario
-from render.support import message_strings
+from render.support import SCENARIOS, message_strings
 from render.test_blocks_scenarios import check_limits
 
 BASE = "rlark-ray-prepare-failed"
@@ -212,3 +217,17 @@ def test_the_budgets_add_up() -> None:
              + lim.OTHERS_SECTION + lim.INCOMPLETE_SECTION + 5 * lim.CONTEXT_PIECE + 3 * lim.BUTTON_TEXT)
     assert parts < lim.MESSAGE_CHARS
     assert lim.FIRST_ERROR_SECTION <= lim.EVIDENCE_SECTION  # shown instead of evidence, never beside it
+
+
+def test_a_target_that_was_not_found_says_where_it_looked(runbook: Runbook, redactor: Redactor) -> None:
+    evidence = read_bundle(SCENARIOS / BASE / "bundle")
+    assert evidence.captured_at is not None
+    diag = diagnose(evidence, runbook, evidence.captured_at, target=Target.parse("job/no-such-job"),
+                    redactor=redactor)
+    assert not diag.found
+    for lang in ("zh", "en"):
+        msg = diagnosis_reply(build_report(diag, lang), redactor=redactor, lang=lang)
+        check_limits(msg)
+        assert msg.blocks[0]["text"]["text"].endswith("没有找到目标" if lang == "zh" else "Target not found")
+        assert "no-such-job" in msg.blocks[1]["text"]["text"] and "looked for" in msg.blocks[1]["text"]["text"]
+        assert msg.metadata is not None and msg.metadata["event_payload"]["case"] == "none"
