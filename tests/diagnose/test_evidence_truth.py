@@ -123,3 +123,20 @@ def test_robot_and_device_errors_match_in_both_languages(runbook: Runbook, line:
 def test_robot_settings_and_status_lines_are_not_errors(runbook: Runbook, line: str) -> None:
     conds = [t.log for t in runbook.cases["rlark.run.robot-device"].when if t.log is not None]
     assert not any(c.pattern.search(line) for c in conds)
+
+
+ZH_LOCALE = [  # what glibc and Python print under a zh_CN locale
+    ("pod.run.disk-full", "OSError: [Errno 28] 设备上没有空间: '/data/ckpt/step_400.pt'"),
+    ("pod.run.disk-quota", "cp: 写入'/home/ci/cache/x.bin' 出错: 超出磁盘限额"),
+    ("pod.run.stale-file-handle", "ls: 无法访问'/mnt/nfs/datasets': 陈旧的文件句柄"),
+    ("pod.run.shm-exhausted", "RuntimeError: unable to write to /dev/shm/torch_1234: 设备上没有空间"),
+    ("pod.arch-mismatch", "exec /usr/bin/python3: 可执行文件格式错误"),
+    ("ci.node.dns", "socket.gaierror: [Errno -3] 域名解析暂时失败"),
+    ("rlark.ray.temp-dir", "PermissionError: [Errno 13] 权限不够: '/tmp/ray/session_2026-11-20_07-44-31_508214_1'"),
+]
+
+
+@pytest.mark.parametrize(("case", "line"), ZH_LOCALE)
+def test_chinese_locale_wording_matches_its_case(runbook: Runbook, case: str, line: str) -> None:
+    conds = [t.log for t in runbook.cases[case].when if t.log is not None]
+    assert any(c.pattern.search(line) and not (c.unless and c.unless.search(line)) for c in conds)
