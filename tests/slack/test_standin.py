@@ -205,7 +205,7 @@ def test_delay_holds_the_answer(slack: SlackStandIn, web: WebClient) -> None:
 
 
 def test_response_urls_record_and_apply_posts(slack: SlackStandIn, web: WebClient) -> None:
-    root = web.chat_postMessage(channel=CHANNEL, text="verdict")
+    root = web.chat_postMessage(channel=CHANNEL, text="verdict", blocks=[SECTION])
     command_url = slack.new_response_url(channel=CHANNEL, user="U1")
     button_url = slack.new_response_url(channel=CHANNEL, user="U2", message_ts=root["ts"])
 
@@ -216,6 +216,7 @@ def test_response_urls_record_and_apply_posts(slack: SlackStandIn, web: WebClien
     assert [(e.user, e.text, e.via) for e in slack.ephemerals()] == [("U1", "usage: /rlark diagnose TARGET",
                                                                       "response_url")]
     assert [m.text for m in slack.messages(CHANNEL)] == ["verdict, refreshed", "posted for all"]
+    assert slack.messages(CHANNEL)[0].blocks is None  # a replacement is a whole message, unlike chat.update
     assert [p["text"] for p in slack.responses(command_url)] == ["usage: /rlark diagnose TARGET", "posted for all"]
     assert WebhookClient(command_url.rsplit("/", 1)[0] + "/R999999").send(text="x").status_code == 404
     assert [c.method for c in slack.calls()][1:] == ["response_url"] * 4

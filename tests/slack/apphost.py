@@ -1,0 +1,211 @@
+"""The whole Slack app in-process for tests: `wiring.build` with a real store, a `Service` over an evidence
+bundle, the real WebClient pointed at the Slack stand-in, and the waitress server on a free port in a thread.
+
+    with AppHost(slack=slack, bundle=EXAMPLES / "ray-workers-never-join", store=MemoryStore(),
+                 runbook=runbook) as host:
+        reply = host.command("diagnose job/ppo-franka-0412")
+        root = host.wait_answered()
+
+Requests go over real HTTP, signed as Slack signs them (`command`, `click`), or straight into a second bolt
+app built on the same deps (`dispatch`). `wait_answered` and `idle` wait on the stand-in and the worker pool,
+never on a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from slack_bolt import App, BoltRequest, BoltResponse
+
+from bot.obs.metrics import Metrics
+from bot.redact import Redactor
+from bot.runbook import Runbook
+from bot.service import Service
+from bot.settings import ChannelBinding, Settings
+from bot.slack.app import create_app
+from bot.slack.deps import AlertOps, Deps
+from bot.slack.runtime import BotProcess
+from bot.slack.wiring import build
+from bot.sources import BundleSource
+from bot.store.base import Store
+
+from .model import Message
+from .signing import block_action_payload, post, signed_headers, slash_command_payload
+from .standin import SlackStandIn
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+SCENARIOS = ROOT / "tests" / "scenarios"
+SECRET = "standin-signing-secret-7c1e9a2b4d6f"
+BOT_TOKEN = "xoxb-4242-standin-bot-token-9f8e7d6c5b4a"
+APP_TOKEN = "xapp-1-A0RLARKBOT-standin-app-token-1a2b3c4d"
+CHANNEL = "C0DIAG"  # bound to "*" everywhere unless a test binds it otherwise
+USER = "U0ASKER"
+EVERYWHERE = ChannelBinding(domains="*", namespaces="*", clusters="*")
+
+
+def bundle_of(name: str) -> Path:
+    """An example's directory or a test scenario's bundle directory."""
+    example = EXAMPLES / name
+    return example if example.is_dir() else SCENARIOS / name / "bundle"
+
+
+def make_settings(*, channels: Mapping[str, ChannelBinding], admin_channel: str | None = None,
+                  admin_usergroup: str | None = None, extra_patterns: list[str] | None = None,
+                  base_url: str, app_token: bool = False) -> Settings:
+    """Settings built directly (no environment, no .env), with the channels bound as given."""
+    fields: dict[str, Any] = {
+        "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_BASE_URL": base_url,
+        "channels": dict(channels), "admin_channel": admin_channel, "admin_usergroup": admin_usergroup,
+        "redaction": {"extra_patterns": extra_patterns or []},
+    }
+    if app_token:
+        fields["SLACK_APP_TOKEN"] = APP_TOKEN
+    return Settings(_env_file=None, **fields)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the bot answered on the HTTP request itself, and how long that took."""
+
+    status: int
+    body: bytes
+    seconds: float
+
+    def json(self) -> dict[str, Any]:
+        return dict(json.loads(self.body)) if self.body.strip() else {}
+
+    @property
+    def text(self) -> str:
+        return str(self.json().get("text", "")) if self.body.strip().startswith(b"{") else ""
+
+
+class AppHost:
+    """One bot, served over HTTP on 127.0.0.1, talking to `slack`."""
+
+    def __init__(self, *, slack: SlackStandIn, bundle: Path, store: Store, runbook: Runbook,
+                 channels: Mapping[str, ChannelBinding] | None = None, admin_channel: str | None = None,
+                 admin_usergroup: str | None = None, extra_patterns: list[str] | None = None,
+                 socket_mode: bool = False, alerts: AlertOps | None = None, workers: int = 4) -> None:
+        self.slack = slack
+        self.settings = make_settings(channels={CHANNEL: EVERYWHERE} if channels is None else channels,
+                                      admin_channel=admin_channel, admin_usergroup=admin_usergroup,
+                                      extra_patterns=extra_patterns, base_url=slack.base_url, app_token=socket_mode)
+        self.redactor = Redactor(self.settings.redaction_with_own_secrets())
+        service = Service(settings=self.settings, redactor=self.redactor, runbook=runbook)
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="diagnose-test")
+        self.process: BotProcess = build(settings=self.settings, redactor=self.redactor, service=service,
+                                         source=BundleSource(bundle), store=store, metrics=Metrics(process=False),
+                                         pool=self.pool, socket_mode=socket_mode, host="127.0.0.1", port=0,
+                                         grace=10.0)
+        self.deps: Deps = self.process.deps
+        self.deps.alerts = alerts
+        self.app: App = create_app(self.deps, client=self.deps.sink.client, socket_mode=False)
+        self._thread = threading.Thread(target=self.process.server.serve_forever, name="bot-http", daemon=True)
+        self._started = False
+
+    # ---- lifecycle
+
+    def start(self, *, ready: bool = True) -> AppHost:
+        self._thread.start()
+        self._started = True
+        if ready:
+            self.process.check_ready()
+            assert self.deps.readiness.ready, self.deps.readiness.reason()
+        if self.process.socket is not None:
+            self.process.socket.connect()
+        return self
+
+    def close(self) -> None:
+        if self._started:
+            self.process.stop()
+            self._thread.join(timeout=10)
+
+    def __enter__(self) -> AppHost:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.process.server.port}/slack/events"
+
+    # ---- requests as Slack sends them
+
+    def command_body(self, text: str, *, channel: str = CHANNEL, user: str = USER) -> bytes:
+        response_url = self.slack.new_response_url(channel=channel, user=user)
+        fields = slash_command_payload(text=text, channel_id=channel, user_id=user, response_url=response_url,
+                                       trigger_id=f"{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:12]}")
+        return urlencode(fields).encode("utf-8")
+
+    def send(self, body: bytes, *, headers: Mapping[str, str] | None = None, secret: str = SECRET,
+             timestamp: int | None = None, sign: bool = True) -> Reply:
+        sent = dict(signed_headers(body, secret, timestamp=timestamp)) if sign else {
+            "Content-Type": "application/x-www-form-urlencoded"}
+        sent.update(headers or {})
+        started = time.monotonic()
+        status, _, answer = post(self.url, body, sent)
+        return Reply(status, answer, time.monotonic() - started)
+
+    def command(self, text: str, *, channel: str = CHANNEL, user: str = USER) -> Reply:
+        """`/rlark <text>` typed by `user` in `channel`, posted to the bot over HTTP, signed."""
+        return self.send(self.command_body(text, channel=channel, user=user))
+
+    def click(self, button: dict[str, Any], *, root: Message, channel: str = CHANNEL, user: str = USER,
+              message_ts: str | None = None) -> Reply:
+        """A click on `button` (an element of a thread reply in the thread of `root`)."""
+        payload = block_action_payload(
+            action_id=str(button["action_id"]), value=str(button.get("value", "")), channel_id=channel,
+            message_ts=message_ts or root.ts, thread_ts=root.ts, user_id=user,
+            response_url=self.slack.new_response_url(channel=channel, user=user, message_ts=message_ts),
+            trigger_id=f"{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:12]}")
+        return self.send(urlencode({"payload": json.dumps(payload)}).encode("utf-8"))
+
+    def dispatch(self, text: str, *, channel: str = CHANNEL, user: str = USER) -> BoltResponse:
+        """The same slash command handed to bolt's `App.dispatch` directly (signed: verification still runs)."""
+        body = self.command_body(text, channel=channel, user=user)
+        headers = {k.lower(): [v] for k, v in signed_headers(body, SECRET).items()}
+        return self.app.dispatch(BoltRequest(body=body.decode("utf-8"), headers=headers))
+
+    # ---- waiting for what the channel shows
+
+    def answered(self, channel: str = CHANNEL) -> list[Message]:
+        """Roots whose thread holds a diagnosis reply and that were updated to the verdict since."""
+        return [root for root in self.slack.messages(channel)
+                if root.edits > 0 and any(m.event_type == "rlark_diagnosis" for m in self.slack.thread(channel, root.ts))]
+
+    def wait_answered(self, channel: str = CHANNEL, *, count: int = 1, timeout: float = 20.0) -> list[Message]:
+        roots: list[Message] = self.slack.wait_for(
+            lambda: (found if len(found := self.answered(channel)) >= count else None), timeout=timeout)
+        return roots
+
+    def reply_of(self, root: Message, channel: str = CHANNEL) -> Message:
+        """The (last) diagnosis reply in `root`'s thread."""
+        return [m for m in self.slack.thread(channel, root.ts) if m.event_type == "rlark_diagnosis"][-1]
+
+    def idle(self, timeout: float = 20.0) -> None:
+        """Wait until no diagnosis is running or queued on the worker pool."""
+        deadline = time.monotonic() + timeout
+        sem = self.deps.inflight
+        while time.monotonic() < deadline:
+            if sem.acquire(blocking=False):
+                held = 1
+                while held < 32 and sem.acquire(blocking=False):
+                    held += 1
+                for _ in range(held):
+                    sem.release()
+                if held == 32:
+                    return
+            with self.slack.cond:
+                self.slack.cond.wait(0.02)
+        raise AssertionError("diagnoses still running")
