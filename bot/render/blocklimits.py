@@ -43,4 +43,4 @@ FILE_CHARS: Final = 900_000  # Slack takes far more; a file past this is cut and
 
 def slack_len(text: str) -> int:
     """Length as Slack counts it at most: UTF-16 code units (an emoji outside the BMP counts two)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2

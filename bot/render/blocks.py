@@ -270,7 +270,7 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str) -> SlackMe
     blocks.append(_buttons(report, redactor, lang))
     return SlackMessage(text=fallback_text(report, redactor=redactor, lang=lang), blocks=finish(blocks),
                         metadata=metadata(report, counts=counts, redactor=redactor),
-                        files=[evidence_file(report, redactor=redactor)] if cuts.any else [])
+                        files=[evidence_file(report, redactor=redactor, counts=counts)] if cuts.any else [])
 
 
 def slack_payload(report: Report, *, redactor: Redactor, lang: str) -> dict[str, Any]:

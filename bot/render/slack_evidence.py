@@ -96,8 +96,10 @@ def _tail_text(report: Mapping[str, Any], lang: str) -> list[str]:
     return out
 
 
-def evidence_file(report: Mapping[str, Any], *, redactor: Redactor) -> SlackFile:
-    """Every evidence excerpt with its source, in one redacted text file."""
+def evidence_file(report: Mapping[str, Any], *, redactor: Redactor,
+                  counts: Mapping[str, int] | None = None) -> SlackFile:
+    """Every evidence excerpt with its source, in one redacted text file; `counts` (the report's
+    `redaction_counts`) when the caller has them already."""
     lang = str(report.get("lang", "en"))
     target = str(report.get("target_label", ""))
     head = [f"{label('file.evidence', lang, target=target)} · {label('as_of', lang, now=report.get('now', ''))}",
@@ -109,5 +111,5 @@ def evidence_file(report: Mapping[str, Any], *, redactor: Redactor) -> SlackFile
         body = [label("file.none", lang), ""]
     content = clean("\n".join(head + body + _tail_text(report, lang)), redactor)
     content = cut(content, lim.FILE_CHARS - 80, mark="\n" + label("cut_file", lang))
-    content += "\n" + redaction_line(redaction_counts(report, redactor), lang) + "\n"
+    content += "\n" + redaction_line(redaction_counts(report, redactor) if counts is None else counts, lang) + "\n"
     return SlackFile(name=evidence_file_name(report), title=clean_line(head[0], redactor), content=content)

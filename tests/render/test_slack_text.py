@@ -38,7 +38,7 @@ def test_code_and_inline_cannot_be_closed_from_inside() -> None:
     assert inline("x`y\nz") == "`xˋy z`"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(text=PIECES, limit=st.integers(min_value=1, max_value=80))
 def test_cut_keeps_the_limit_and_never_splits_a_mask_or_entity(text: str, limit: int) -> None:
     out = cut(text, limit)
@@ -54,7 +54,7 @@ def test_cut_keeps_the_limit_and_never_splits_a_mask_or_entity(text: str, limit:
         assert not m.start() < len(head) < m.end()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(lines=st.lists(st.text(alphabet="ab中🙂 ", max_size=40), max_size=30),
        limit=st.integers(min_value=30, max_value=400), cap=st.none() | st.integers(min_value=1, max_value=10))
 def test_fit_lines_shows_a_prefix_within_the_limit_and_counts_the_rest(lines: list[str], limit: int,
