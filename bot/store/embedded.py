@@ -32,6 +32,11 @@ from bot.store.redis import probe_socket, shutdown_socket
 SOCKET_PATH_MAX = 100
 """A unix socket path must fit in sun_path (108 bytes on Linux); longer data directories get one in the temp dir."""
 
+REVIVE_INTERVAL = 10.0
+"""At most one restart of a dead server per this many seconds, so a server that cannot start costs little."""
+REVIVE_TIMEOUT = 3.0
+"""How long a restart may wait for the server to answer before the failed operation is reported."""
+
 CONFIG_NAME, LOG_NAME, LOCK_NAME, SOCKET_NAME = "redis.conf", "redis.log", "store.lock", "redis.sock"
 
 
@@ -99,6 +104,7 @@ class EmbeddedServer:
         self._process: subprocess.Popen[bytes] | None = None
         self._lock_file: IO[str] | None = None
         self._mutex = threading.Lock()
+        self._next_revive = 0.0
 
     @property
     def url(self) -> str:
@@ -119,9 +125,9 @@ class EmbeddedServer:
             try:
                 if not self._answers():
                     self._spawn()
-                    self._wait_ready()
+                    self._wait_ready(self._start_timeout)
             except BaseException:
-                self._stop_process()
+                self._stop_process(grace=0)
                 self._drop_directory()
                 raise
             atexit.register(self.stop)
@@ -137,6 +143,30 @@ class EmbeddedServer:
                 self._stop_process()
                 self._drop_directory()
                 atexit.unregister(self.stop)
+
+    def revive(self) -> bool:
+        """After an operation failed: if the server died (killed, out of memory), start it again on the same
+        socket, its data read back from the AOF. True when it answers again; False when it is alive (hung or
+        busy: a restart would not help), when this object was stopped, or when a restart was tried recently."""
+        with self._mutex:
+            if self._lock_file is None:
+                return False
+            if self._process is not None and self._process.poll() is None:
+                return False
+            now = time.monotonic()
+            if now < self._next_revive:
+                return False
+            self._next_revive = now + REVIVE_INTERVAL
+            if self._process is None and probe_socket(self.socket_path, timeout=0.5) != "down":
+                return True  # an adopted server that answers: the failure was passing
+            self._process = None
+            try:
+                self._spawn()
+                self._wait_ready(REVIVE_TIMEOUT)
+            except StoreUnavailable:
+                self._stop_process(grace=0)
+                return False
+            return True
 
     def _take_directory(self) -> None:
         try:
@@ -168,7 +198,7 @@ class EmbeddedServer:
             return False
         state = probe_socket(self.socket_path, timeout=0.5)
         if state == "loading":
-            self._wait_ready()
+            self._wait_ready(self._start_timeout)
         return state != "down"
 
     def _spawn(self) -> None:
@@ -183,14 +213,14 @@ class EmbeddedServer:
         except OSError as exc:
             raise StoreUnavailable(f"embedded store: cannot start redis-server: {exc.strerror or exc}") from None
 
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + self._start_timeout
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
         while probe_socket(self.socket_path, timeout=1.0) != "up":
             if self._process is not None and self._process.poll() is not None:
                 raise StoreUnavailable(f"embedded store: redis-server exited at start: {self._last_log_line()}")
             if time.monotonic() > deadline:
                 raise StoreUnavailable(f"embedded store: redis-server did not answer within "
-                                       f"{self._start_timeout:g} s: {self._last_log_line()}")
+                                       f"{timeout:g} s: {self._last_log_line()}")
             time.sleep(0.02)
 
     def _last_log_line(self) -> str:
@@ -208,12 +238,13 @@ class EmbeddedServer:
             while time.monotonic() < deadline and self._answers():
                 time.sleep(0.02)
 
-    def _stop_process(self) -> None:
+    def _stop_process(self, grace: float = 10.0) -> None:
+        """Wait `grace` seconds for the server to exit (it was asked to), then kill it."""
         process, self._process = self._process, None
         if process is None:
             return
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)

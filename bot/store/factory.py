@@ -64,7 +64,7 @@ def _embedded(*, data_dir: Path, prefix: str, socket_timeout: float, on_error: E
     server.start()
     client = socket_client(server.socket_path, socket_timeout=socket_timeout)
     return RedisStore(client, prefix=prefix, description=f"embedded redis in {server.data_dir}",
-                      on_error=on_error, on_close=server.stop)
+                      on_error=on_error, on_close=server.stop, revive=server.revive)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -54,16 +54,43 @@ def _reason(exc: BaseException) -> str:
     return text[:300]
 
 
+class _Failed(Exception):
+    """An attempt failed; `cause` is the client's error."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _attempt(body: Callable[[], T], *, retry: bool) -> T:
+    """Call `body`; with `retry`, once more at once when the connection broke (scripts make that safe)."""
+    try:
+        return body()
+    except redis.RedisError as exc:
+        if not (retry and _retryable(exc)):
+            raise _Failed(exc) from None
+    except OSError as exc:
+        raise _Failed(exc) from None
+    try:
+        return body()
+    except (redis.RedisError, OSError) as exc:
+        raise _Failed(exc) from None
+
+
 class RedisStore:
     """A `Store` over a redis-py client created with ``decode_responses=True``."""
 
     def __init__(self, client: redis.Redis, *, prefix: str = DEFAULT_PREFIX, description: str = "redis",
-                 on_error: ErrorHook | None = None, on_close: Callable[[], None] | None = None) -> None:
+                 on_error: ErrorHook | None = None, on_close: Callable[[], None] | None = None,
+                 revive: Callable[[], bool] | None = None) -> None:
+        """`on_close` runs after disconnecting (the embedded server stops there); `revive` is asked, after an
+        operation failed, to bring a dead server back and says whether it did, so the operation runs once more."""
         self._client = client
         self._keys = KeySchema(prefix)
         self._description = description
         self._on_error = on_error
         self._on_close = on_close
+        self._revive = revive
         self._closed = False
         self._claim = self._script(scripts.CLAIM)
         self._put_doc = self._script(scripts.PUT_DOC)
@@ -86,19 +113,19 @@ class RedisStore:
         return self._description
 
     def _run(self, op: str, body: Callable[[], T]) -> T:
-        """Run one operation: at most one immediate retry on a broken connection, then `StoreUnavailable`."""
+        """Run one operation: one immediate retry on a broken connection, one more after reviving a dead embedded
+        server; otherwise `StoreUnavailable`, after telling the error hook."""
         if self._closed:
             raise StoreUnavailable(f"store {op}: the store is closed")
-        for attempt in (1, 2):
+        try:
+            return _attempt(body, retry=True)
+        except _Failed as first:
+            failure = first.cause
+        if self._revive is not None and self._revive():
             try:
-                return body()
-            except redis.RedisError as exc:
-                if attempt == 1 and _retryable(exc):
-                    continue
-                failure: BaseException = exc
-            except OSError as exc:
-                failure = exc
-            break
+                return _attempt(body, retry=False)
+            except _Failed as again:
+                failure = again.cause
         if self._on_error is not None:
             with contextlib.suppress(Exception):  # counting a failure must never change what the caller sees
                 self._on_error(op)

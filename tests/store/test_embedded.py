@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -152,3 +155,48 @@ def test_server_config_is_durable_and_private(tmp_path: Path) -> None:
     assert "appendonly yes" in config and "appendfsync always" in config
     assert "port 0" in config, "no TCP listener: only this machine's unix socket"
     assert f'dir "{tmp_path}/with \\"quote\\" and space"' in config
+
+
+def server_pid(data_dir: Path) -> int:
+    client = redis.Redis(unix_socket_path=str(socket_path_for(data_dir.resolve())), socket_timeout=1, retry=None)
+    try:
+        return int(client.info("server")["process_id"])
+    finally:
+        client.close()
+
+
+def kill_server(data_dir: Path) -> None:
+    """SIGKILL the embedded server and wait until the kernel has ended it (a zombie until its parent reaps it)."""
+    pid = server_pid(data_dir)
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        if state in ("Z", "X"):
+            return
+        time.sleep(0.01)
+    raise AssertionError("the server did not die")
+
+
+def test_a_dead_embedded_server_is_started_again(tmp_path: Path) -> None:
+    errors: list[str] = []
+    data_dir = tmp_path / "data"
+    store = open_store(url=None, data_dir=data_dir, prefix="p:", socket_timeout=0.5, on_error=errors.append)
+    try:
+        store.put("k", "v")
+        store.push("q", "a")
+        first = server_pid(data_dir)
+        kill_server(data_dir)
+        assert store.get("k") == "v", "the same store restarted its server and found its data"
+        assert server_pid(data_dir) != first and errors == []
+        store.push("q", "b")
+        assert store.peek("q", 10) == ["a", "b"]
+        kill_server(data_dir)
+        with pytest.raises(StoreUnavailable):  # a second death right after: no restart loop
+            store.get("k")
+        assert errors == ["get"]
+    finally:
+        store.close()
