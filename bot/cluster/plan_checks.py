@@ -11,10 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.cluster import resources as R
-from bot.cluster.plan_job import HEARTBEAT_LEASE
 from bot.cluster.reads import list_into
 from bot.cluster.session import Session
-from bot.models.rlark import AGENT_NAMESPACE_PREFIX
+from bot.models.rlark import AGENT_NAMESPACE_PREFIX, HEARTBEAT_LEASE
 
 RUNNER_POD_LABEL = "actions-ephemeral-runner"
 Obj = dict[str, Any]

@@ -15,10 +15,9 @@ from bot.cluster.errors import ReadFailed
 from bot.cluster.gateway import CONTAINER, NAME, TAIL_LINES, PodLog
 from bot.cluster.session import Session
 from bot.models import LogExcerpt, LogSource
-from bot.models.rlark import AGENT_NAMESPACE_PREFIX, LOCAL_POD_NAME, LOCAL_POD_NAMESPACE
+from bot.models.rlark import AGENT_NAMESPACE_PREFIX, LOCAL_POD_NAME, LOCAL_POD_NAMESPACE, MEMBER_NAMESPACE
 
 Obj = dict[str, Any]
-MEMBER_NAMESPACE = "rlark-system"
 # What the gateway writes in place of a log (job_logs.go): a pod not started yet, or a failed proxy read.
 _NO_LOGS = re.compile(r"^pod is \w*, no logs available$")
 _FETCH_ERROR = "error fetching logs:"

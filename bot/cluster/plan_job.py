@@ -18,11 +18,16 @@ from bot.cluster.plan_gateway import fallback_logs
 from bot.cluster.reads import fetch_logs, list_into, node_events
 from bot.cluster.session import Session
 from bot.models import Target, parse_time
-from bot.models.rlark import AGENT_NAMESPACE_PREFIX, JOB_LABEL, RAY_ROLE, TASK_NAME_LABEL
+from bot.models.rlark import (
+    AGENT_NAMESPACE_PREFIX,
+    HEARTBEAT_LEASE,
+    JOB_LABEL,
+    MEMBER_NAMESPACE,
+    RAY_ROLE,
+    TASK_NAME_LABEL,
+)
 
 Obj = dict[str, Any]
-MEMBER_NAMESPACE = "rlark-system"
-HEARTBEAT_LEASE = "heartbeat"
 
 
 def _meta(obj: Obj) -> Obj:

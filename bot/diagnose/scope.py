@@ -27,11 +27,9 @@ from bot.models import (
     Task,
 )
 from bot.models.k8s import InvolvedObject
-from bot.models.rlark import JOB_LABEL
+from bot.models.rlark import JOB_LABEL, MEMBER_NAMESPACE
 from bot.redact import Detection
 from bot.signals.markers import LogView
-
-MEMBER_NAMESPACE = "rlark-system"
 
 
 @dataclass

@@ -194,3 +194,21 @@ class LeaseSpec(Loose):
 
 class Lease(KubeObject):
     spec: LeaseSpec = Field(default_factory=LeaseSpec)
+
+    @property
+    def is_heartbeat(self) -> bool:
+        """An RLark agent's heartbeat: the Lease `heartbeat` in a `rlark-<agent>` namespace."""
+        from bot.models.rlark import HEARTBEAT_LEASE, agent_of
+
+        return self.name == HEARTBEAT_LEASE and agent_of(self.namespace) is not None
+
+    def heartbeat_age(self, now: datetime) -> float | None:
+        """Seconds since the agent last renewed it; None when this is no heartbeat or was never renewed."""
+        if not self.is_heartbeat or self.spec.renew_time is None:
+            return None
+        return (now - self.spec.renew_time).total_seconds()
+
+    def disconnected(self, now: datetime, timeout_seconds: float) -> bool:
+        """The one rule for "agent disconnected": a heartbeat not renewed for longer than the timeout."""
+        age = self.heartbeat_age(now)
+        return age is not None and age > timeout_seconds

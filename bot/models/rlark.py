@@ -17,7 +17,20 @@ TASK_NAME_LABEL = "rlark.io/task-name"
 LOCAL_POD_NAME = "rlark.io/local-pod-name"
 LOCAL_POD_NAMESPACE = "rlark.io/local-pod-namespace"
 CLUSTER_ID_LABEL = "rlark.io/cluster-id"
-AGENT_NAMESPACE_PREFIX = "rlark-"
+AGENT_NAMESPACE_PREFIX = "rlark-"  # a member cluster's agent `<id>` lives in control-plane namespace rlark-<id>
+MEMBER_NAMESPACE = "rlark-system"  # where an agent runs a Task's StatefulSet in its member cluster
+HEARTBEAT_LEASE = "heartbeat"  # the agent renews this Lease in its rlark-<id> namespace
+
+
+def agent_of(namespace: str) -> str | None:
+    """The agent id of a control-plane namespace `rlark-<id>`, else None (`default`, `rlark-` alone)."""
+    if namespace.startswith(AGENT_NAMESPACE_PREFIX) and len(namespace) > len(AGENT_NAMESPACE_PREFIX):
+        return namespace[len(AGENT_NAMESPACE_PREFIX):]
+    return None
+
+
+def agent_namespace(agent: str) -> str:
+    return AGENT_NAMESPACE_PREFIX + agent
 
 
 class Workload(Loose):

@@ -27,8 +27,8 @@ def unrouted(sc: SignalContext) -> list[Hit]:
 def no_worker(sc: SignalContext) -> list[Hit]:
     if _stopped(sc):
         return []
-    offline = {le.namespace for le in sc.scope.leases if le.name == "heartbeat" and le.spec.renew_time is not None
-               and (sc.now - le.spec.renew_time).total_seconds() > sc.thresholds.heartbeat_timeout_seconds}
+    timeout = sc.thresholds.heartbeat_timeout_seconds
+    offline = {le.namespace for le in sc.scope.leases if le.disconnected(sc.now, timeout)}
     hits: list[Hit] = []
     for task in sc.scope.tasks:
         if task.agent_id is None or sc.scope.pods_of(task) or task.namespace in offline:
@@ -64,10 +64,8 @@ def agent_disconnected(sc: SignalContext) -> list[Hit]:
     hits: list[Hit] = []
     limit = sc.thresholds.heartbeat_timeout_seconds
     for lease in sc.scope.leases:
-        if lease.name != "heartbeat" or lease.spec.renew_time is None:
-            continue
-        age = (sc.now - lease.spec.renew_time).total_seconds()
-        if age > limit:
+        age = lease.heartbeat_age(sc.now)
+        if age is not None and lease.spec.renew_time is not None and lease.disconnected(sc.now, limit):
             renewed = f"{lease.spec.renew_time:%Y-%m-%dT%H:%M:%SZ}"
             text = f"heartbeat Lease last renewed {renewed} ({age_text(age)} ago, limit {limit}s): agent disconnected"
             hits.append(Hit([EvidenceItem(lease.ref(), text)],
