@@ -17,8 +17,8 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,8 +46,6 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 SCENARIOS = ROOT / "tests" / "scenarios"
 SECRET = "standin-signing-secret-7c1e9a2b4d6f"
-BOT_TOKEN = "xoxb-4242-standin-bot-token-9f8e7d6c5b4a"
-APP_TOKEN = "xapp-1-A0RLARKBOT-standin-app-token-1a2b3c4d"
 CHANNEL = "C0DIAG"  # bound to "*" everywhere unless a test binds it otherwise
 USER = "U0ASKER"
 EVERYWHERE = ChannelBinding(domains="*", namespaces="*", clusters="*")
@@ -61,15 +59,15 @@ def bundle_of(name: str) -> Path:
 
 def make_settings(*, channels: Mapping[str, ChannelBinding], admin_channel: str | None = None,
                   admin_usergroup: str | None = None, extra_patterns: list[str] | None = None,
-                  base_url: str, app_token: bool = False) -> Settings:
+                  base_url: str, bot_token: str, app_token: str | None = None) -> Settings:
     """Settings built directly (no environment, no .env), with the channels bound as given."""
     fields: dict[str, Any] = {
-        "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_BASE_URL": base_url,
+        "SLACK_BOT_TOKEN": bot_token, "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_BASE_URL": base_url,
         "channels": dict(channels), "admin_channel": admin_channel, "admin_usergroup": admin_usergroup,
         "redaction": {"extra_patterns": extra_patterns or []},
     }
-    if app_token:
-        fields["SLACK_APP_TOKEN"] = APP_TOKEN
+    if app_token is not None:
+        fields["SLACK_APP_TOKEN"] = app_token
     return Settings(_env_file=None, **fields)  # type: ignore[call-arg]
 
 
@@ -99,10 +97,11 @@ class AppHost:
         self.slack = slack
         self.settings = make_settings(channels={CHANNEL: EVERYWHERE} if channels is None else channels,
                                       admin_channel=admin_channel, admin_usergroup=admin_usergroup,
-                                      extra_patterns=extra_patterns, base_url=slack.base_url, app_token=socket_mode)
+                                      extra_patterns=extra_patterns, base_url=slack.base_url, bot_token=slack.token,
+                                      app_token=slack.app_token if socket_mode else None)
         self.redactor = Redactor(self.settings.redaction_with_own_secrets())
         service = Service(settings=self.settings, redactor=self.redactor, runbook=runbook)
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="diagnose-test")
+        self.pool = CountingPool(workers)
         self.process: BotProcess = build(settings=self.settings, redactor=self.redactor, service=service,
                                          source=BundleSource(bundle), store=store, metrics=Metrics(process=False),
                                          pool=self.pool, socket_mode=socket_mode, host="127.0.0.1", port=0,
@@ -127,8 +126,7 @@ class AppHost:
 
     def close(self) -> None:
         if self._started:
-            self.process.stop()
-            self._thread.join(timeout=10)
+            self.process.stop()  # the server thread ends on its own within waitress's 1 s loop timeout
 
     def __enter__(self) -> AppHost:
         return self.start()
@@ -181,8 +179,8 @@ class AppHost:
 
     def answered(self, channel: str = CHANNEL) -> list[Message]:
         """Roots whose thread holds a diagnosis reply and that were updated to the verdict since."""
-        return [root for root in self.slack.messages(channel)
-                if root.edits > 0 and any(m.event_type == "rlark_diagnosis" for m in self.slack.thread(channel, root.ts))]
+        return [root for root in self.slack.messages(channel) if root.edits > 0
+                and any(m.event_type == "rlark_diagnosis" for m in self.slack.thread(channel, root.ts))]
 
     def wait_answered(self, channel: str = CHANNEL, *, count: int = 1, timeout: float = 20.0) -> list[Message]:
         roots: list[Message] = self.slack.wait_for(
@@ -193,19 +191,34 @@ class AppHost:
         """The (last) diagnosis reply in `root`'s thread."""
         return [m for m in self.slack.thread(channel, root.ts) if m.event_type == "rlark_diagnosis"][-1]
 
-    def idle(self, timeout: float = 20.0) -> None:
-        """Wait until no diagnosis is running or queued on the worker pool."""
-        deadline = time.monotonic() + timeout
-        sem = self.deps.inflight
-        while time.monotonic() < deadline:
-            if sem.acquire(blocking=False):
-                held = 1
-                while held < 32 and sem.acquire(blocking=False):
-                    held += 1
-                for _ in range(held):
-                    sem.release()
-                if held == 32:
-                    return
-            with self.slack.cond:
-                self.slack.cond.wait(0.02)
-        raise AssertionError("diagnoses still running")
+    def idle(self, *, submitted: int = 0, timeout: float = 20.0) -> None:
+        """Wait until at least `submitted` pieces of work were handed to the worker pool and all of them ended."""
+        self.pool.wait_idle(submitted=submitted, timeout=timeout)
+
+
+class CountingPool(ThreadPoolExecutor):
+    """The diagnosis pool, counting work handed in and finished, so tests can wait for it to settle."""
+
+    def __init__(self, max_workers: int) -> None:
+        super().__init__(max_workers=max_workers, thread_name_prefix="diagnose-test")
+        self._cond = threading.Condition()
+        self.submitted = 0
+        self.finished = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self._cond:
+            self.submitted += 1
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _: Future[Any]) -> None:
+        with self._cond:
+            self.finished += 1
+            self._cond.notify_all()
+
+    def wait_idle(self, *, submitted: int, timeout: float) -> None:
+        with self._cond:
+            if not self._cond.wait_for(lambda: self.submitted >= submitted and self.finished == self.submitted,
+                                       timeout):
+                raise AssertionError(f"work still running: {self.finished} of {self.submitted} done")
