@@ -43,6 +43,7 @@ class ClusterAdapter:
         self._api = api_client
         self._pacing = pacing
         self.down: str | None = None  # why the cluster is considered unreachable, once it is
+        self.answered = False  # some request got a response: a later timeout is that read's, not the cluster's
 
     # -- the three reads -------------------------------------------------------------------------------------
 
@@ -124,6 +125,7 @@ class ClusterAdapter:
             except _Gone:
                 raise
             except ApiException as exc:
+                self.answered = True
                 last = _status_line(exc)
                 if exc.status == 410 and "continue" in query:
                     raise _Gone() from exc
@@ -133,6 +135,11 @@ class ClusterAdapter:
             except (urllib3.exceptions.HTTPError, OSError) as exc:
                 last = reason(exc)
                 if attempt == attempts - 1:
+                    if self.answered and read_timed_out(exc):
+                        # The server took the request but one answer was slow (a large PVC list, a big log):
+                        # only this read fails; the cluster and every other read of it stay usable.
+                        raise ReadFailed(f"{self.name}: {what}: no answer within {timeout:g}s "
+                                         f"(gave up after {attempt + 1} attempts)") from exc
                     self.down = last
                     raise ReadFailed(f"{self.name}: {what}: unreachable ({last})", cluster_down=True) from exc
             if attempt < attempts - 1 and not pause(attempt, asked=asked, deadline=self._pacing.deadline,
@@ -156,7 +163,17 @@ class ClusterAdapter:
             finally:
                 resp.release_conn()
         self._pacing.stats.received(len(data))
+        self.answered = True
         return data
+
+
+def read_timed_out(exc: BaseException) -> bool:
+    """A read timeout (connected, the answer was slow), as opposed to a cluster that cannot be reached at all
+    (refused, unresolvable, connect timeout). urllib3 may wrap it in MaxRetryError."""
+    inner = getattr(exc, "reason", None) if isinstance(exc, urllib3.exceptions.MaxRetryError) else exc
+    if isinstance(inner, urllib3.exceptions.ConnectTimeoutError):
+        return False
+    return isinstance(inner, (urllib3.exceptions.ReadTimeoutError, TimeoutError))
 
 
 def _asked(exc: ApiException) -> float | None:

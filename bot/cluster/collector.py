@@ -6,6 +6,7 @@ import re
 import time
 from datetime import UTC, datetime
 
+from bot.cluster import resources as R
 from bot.cluster.budget import Stats
 from bot.cluster.collected import Collected
 from bot.cluster.errors import CollectionError
@@ -16,6 +17,7 @@ from bot.cluster.plan_pod import collect_pod, collect_runner
 from bot.cluster.progress import NullProgress, Progress
 from bot.cluster.session import Session
 from bot.models import Target, TargetKind
+from bot.models.rlark import AGENT_NAMESPACE_PREFIX
 from bot.settings import Settings
 
 
@@ -78,6 +80,32 @@ def collect_checks(*, kubeconfig: str | None, context: str | None, settings: Set
         acc = Collected(captured_at=now or datetime.now(UTC))
         with Session(source, settings=settings, acc=acc, progress=progress) as session:
             collect_for_checks(session, contexts=contexts)
+            members = _member_contexts(session, read=set(contexts.values()))
+            if members:
+                collect_for_checks(session, contexts=members)
     finally:
         progress.close()
     return acc
+
+
+def _member_contexts(session: Session, *, read: set[str]) -> dict[str, str]:
+    """Member clusters to check as well, as a bundle holds them: every agent the control plane's heartbeat
+    Leases name, and every one the settings map, read through its context (the mapped one, else the context
+    named after the agent) when the kubeconfig has it; one it has not is said to be not collected."""
+    acc, settings = session.acc, session.settings
+    agents = set(settings.cluster_contexts)
+    for cluster in list(acc.clusters):
+        for lease in acc.objects(cluster, R.LEASES):
+            ns = str((lease.get("metadata") or {}).get("namespace", ""))
+            if ns.startswith(AGENT_NAMESPACE_PREFIX):
+                agents.add(ns[len(AGENT_NAMESPACE_PREFIX):])
+    out: dict[str, str] = {}
+    for agent in sorted(agents):
+        context = settings.cluster_contexts.get(agent, agent)
+        if context in read or agent in acc.clusters:
+            continue
+        if session.has_context(context):
+            out[agent] = context
+        else:
+            acc.missing(f"{agent}/ (cluster directory: no kubeconfig context {context!r})")
+    return out
