@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.models import KubeObject
+from bot.models.refs import ObjectRef
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,9 @@ class Alert:
 
 def object_ref(obj: KubeObject, kind: str) -> str:
     """`<cluster>/<namespace>/<Kind>/<name>`; `<cluster>//<Kind>/<name>` for cluster-scoped objects."""
-    return f"{obj.cluster}/{obj.namespace}/{kind}/{obj.name}"
+    return str(ObjectRef(obj.cluster, obj.namespace, kind, obj.name))
 
 
 def cluster_ref(cluster: str, kind: str, name: str) -> str:
     """A cluster-scoped object's reference."""
-    return f"{cluster}//{kind}/{name}"
+    return str(ObjectRef(cluster, "", kind, name))
