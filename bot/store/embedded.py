@@ -37,6 +37,17 @@ REVIVE_INTERVAL = 10.0
 REVIVE_TIMEOUT = 3.0
 """How long a restart may wait for the server to answer before the failed operation is reported."""
 
+WATCHDOG = """
+exec 3<&0
+"$0" "$1" </dev/null >/dev/null 2>&1 &
+server=$!
+{ read -r _ <&3; kill -TERM "$server" 2>/dev/null; } &
+wait "$server"
+"""
+"""Runs redis-server under /bin/sh with a pipe from the bot on stdin: when the bot ends in any way (even
+SIGKILL) the pipe closes and the server is told to shut down cleanly, so it never outlives the bot; when the
+server ends, the shell ends too, so the bot sees it died."""
+
 CONFIG_NAME, LOG_NAME, LOCK_NAME, SOCKET_NAME = "redis.conf", "redis.log", "store.lock", "redis.sock"
 
 
@@ -111,11 +122,6 @@ class EmbeddedServer:
         """A redis-py URL for the server (other processes of a test may connect with it)."""
         return f"unix://{self.socket_path}"
 
-    @property
-    def pid(self) -> int | None:
-        """The server's process id when this object started it."""
-        return None if self._process is None else self._process.pid
-
     def start(self) -> None:
         """Take the data directory, then adopt a running server or start one, and wait until it answers."""
         with self._mutex:
@@ -159,7 +165,7 @@ class EmbeddedServer:
             self._next_revive = now + REVIVE_INTERVAL
             if self._process is None and probe_socket(self.socket_path, timeout=0.5) != "down":
                 return True  # an adopted server that answers: the failure was passing
-            self._process = None
+            self._stop_process(grace=0)
             try:
                 self._spawn()
                 self._wait_ready(REVIVE_TIMEOUT)
@@ -208,8 +214,9 @@ class EmbeddedServer:
             self.socket_path.unlink()  # a stale socket from a server that died
         try:
             self._process = subprocess.Popen(
-                [str(server_binary()), str(config)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, cwd=self.data_dir, start_new_session=True, umask=0o077)
+                ["/bin/sh", "-c", WATCHDOG, str(server_binary()), str(config)], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.data_dir, start_new_session=True,
+                umask=0o077)
         except OSError as exc:
             raise StoreUnavailable(f"embedded store: cannot start redis-server: {exc.strerror or exc}") from None
 
@@ -239,12 +246,20 @@ class EmbeddedServer:
                 time.sleep(0.02)
 
     def _stop_process(self, grace: float = 10.0) -> None:
-        """Wait `grace` seconds for the server to exit (it was asked to), then kill it."""
+        """Wait `grace` seconds for the server to exit (it was asked to), then have the watchdog stop it, and
+        kill the watchdog as a last resort."""
         process, self._process = self._process, None
         if process is None:
             return
         try:
             process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+            if process.stdin is not None:
+                process.stdin.close()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        if process.stdin is not None:
+            process.stdin.close()

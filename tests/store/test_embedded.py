@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from bot.store.base import StoreUnavailable
-from bot.store.embedded import SOCKET_PATH_MAX, server_config, socket_path_for
+from bot.store.embedded import SOCKET_PATH_MAX, server_binary, server_config, socket_path_for
 from bot.store.factory import open_store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ store.push("outbox", "post:1")
 store.push("outbox", "post:2")
 lock = store.acquire_lock("scheduler", ttl_seconds=3600)
 store.release_lock(lock)
-print(json.dumps({"fence": lock.fence, "server": server_pid()}))
+print(json.dumps({"fence": lock.fence, "server": server_pid()}), flush=True)
 """
 
 READ = """
@@ -50,8 +50,8 @@ store.close()
 ENDINGS = {
     "clean": "",
     "close": "store.close()",
-    # the bot dies without cleaning up: its server is left running and the next start adopts it
-    "bot-crash": "os._exit(1)",
+    # the bot is killed without a chance to clean up: the watchdog still stops its server
+    "bot-crash": "os.kill(os.getpid(), signal.SIGKILL)",
     # the bot and its server die at once (OOM kill of the container): only what is on disk survives
     "both-crash": "os.kill(server_pid(), signal.SIGKILL); os._exit(1)",
 }
@@ -88,14 +88,23 @@ def answers(data_dir: Path) -> bool:
         client.close()
 
 
+def gone(data_dir: Path, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while answers(data_dir):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 @pytest.mark.parametrize("ending", sorted(ENDINGS))
 def test_data_survives_a_restart_of_the_bot(tmp_path: Path, ending: str) -> None:
     data_dir = tmp_path / "data"
     first = run(data_dir, WRITE + ENDINGS[ending])
-    assert first.returncode == (1 if "crash" in ending else 0), first.stderr
+    expected = {"clean": 0, "close": 0, "bot-crash": -signal.SIGKILL, "both-crash": 1}[ending]
+    assert first.returncode == expected, first.stderr
     written = json.loads(first.stdout)
-    if ending in ("clean", "close"):
-        assert not answers(data_dir), "a clean exit stops the embedded server"
+    assert gone(data_dir), "the embedded server never outlives the bot"
     second = run(data_dir, READ)
     assert second.returncode == 0, second.stderr
     seen = json.loads(second.stdout)
@@ -104,11 +113,31 @@ def test_data_survives_a_restart_of_the_bot(tmp_path: Path, ending: str) -> None
     assert seen["doc"] == {"state": "resolved", "ts": "1.1"} and seen["version"] == 2
     assert seen["outbox"] == ["post:1", "post:2"]
     assert seen["fence"] == written["fence"] + 1, "fences keep growing across restarts"
-    if ending == "bot-crash":
-        assert seen["server"] == written["server"], "the orphaned server was adopted, not doubled"
-    else:
-        assert seen["server"] != written["server"]
-    assert not answers(data_dir), "closing the store stops the server it started or adopted"
+    assert seen["server"] != written["server"]
+    assert not answers(data_dir), "closing the store stops the server"
+
+
+def test_a_server_left_running_is_adopted_not_doubled(tmp_path: Path) -> None:
+    data_dir = (tmp_path / "data").resolve()
+    data_dir.mkdir()
+    config = data_dir / "left.conf"
+    config.write_text(server_config(data_dir, socket_path_for(data_dir)))
+    left = subprocess.Popen([str(server_binary()), str(config)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while not answers(data_dir):
+            assert time.monotonic() < deadline and left.poll() is None, "the stray server did not start"
+            time.sleep(0.02)
+        store = open_store(url=None, data_dir=data_dir, prefix="p:")
+        store.put("k", "v")
+        assert server_pid(data_dir) == left.pid, "the running server was adopted"
+        store.close()
+        assert left.wait(timeout=10) == 0, "closing the store shut the adopted server down"
+    finally:
+        if left.poll() is None:
+            left.kill()
+            left.wait()
 
 
 def test_one_process_per_data_directory(tmp_path: Path) -> None:
