@@ -7,8 +7,8 @@ firing --(gone `clear_after_ticks` ticks)--> resolved --(seen again)--> firing (
 * Flapping: a key that fires again less than `hold_down_seconds` after it resolved re-opens only once it has
   persisted for a hold-down, so an alert that blinks every tick makes no storm of re-opens.
 * `blind`: the alert's cluster could not be read this tick, so its absence says nothing: not counted missing.
-* Muted (the store holds a mute for the key; its TTL ends it): nothing is posted except a resolution; a mute that ends while the alert
-  still fires adds one reply (or the root, when the alert was muted from its first sighting).
+* Muted (the store holds a mute for the key; its TTL ends it): nothing is posted except a resolution; a mute
+  that ends while the alert still fires adds one reply (or the root, when it was muted from its first sighting).
 """
 
 from __future__ import annotations

@@ -47,12 +47,13 @@ class TickReport:
 
 
 class Notifier:
-    def __init__(self, *, store: Store, sink: AlertSink, settings: Settings, runbook: Runbook | None = None) -> None:
+    def __init__(self, *, store: Store, sink: AlertSink, settings: Settings, runbook: Runbook | None = None,
+                 lock_ttl_seconds: float | None = None) -> None:
         self.store = store
         self.policy = Policy.from_settings(settings.checks)
         self.deliverer = Deliverer(sink=sink, routes=Routes(settings.channels, settings.alerts_channel),
                                    runbook=runbook)
-        self.lock_ttl = float(settings.checks.lock_ttl_seconds)
+        self.lock_ttl = float(lock_ttl_seconds or settings.checks.lock_ttl_seconds)  # the outbox drain's lease
         self.degraded = False
         self._known: dict[str, Record] = {}  # the records as last read or written: degraded mode starts here
         self._mutes: dict[str, bool] = {}

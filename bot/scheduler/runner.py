@@ -1,8 +1,8 @@
 """One scheduled run of a check group, once per interval slot across every replica.
 
 A run takes the store lock `tick:<group>:<slot>` (slot = the interval slot of the scheduled time), so two
-replicas firing the same slot run it once; the lock is left to expire rather than released, so a replica that
-fires late still finds the slot taken. The notifier checks `holds(lock)` before each delivery (fencing). A
+replicas firing the same slot run it once; a finished run leaves a `tick-done` marker for a few intervals, so a
+replica that fires late still finds the slot run. The notifier checks `holds(lock)` before each delivery (fencing). A
 replica that dies mid-run holds its slot (and at most the outbox) no longer than the lock TTL; the next slot
 has its own lock. When the store is unavailable the run goes ahead unlocked: alerts still go out, marked as
 possibly repeated by the notifier. No APScheduler here: `bot.scheduler.background` drives this on a clock,
@@ -11,6 +11,7 @@ tests call `run_once(now)` with time under their control.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -80,6 +81,9 @@ class TickRunner:
             self.on_lag(group.name, result.lag)
         lock: Lock | None = None
         try:
+            if self.store.get(self._done_key(group, result.slot)) is not None:
+                result.why = "slot already run"
+                return result
             lock = self.store.acquire_lock(f"tick:{group.name}:{result.slot}", ttl_seconds=self.lock_ttl)
             if lock is None:
                 result.why = "slot already taken by another run"
@@ -96,7 +100,15 @@ class TickRunner:
         fence = self._fence(lock)
         result.report = self.notifier.tick(alerts, now=now, unreadable=unreadable, checks=group.checks, fence=fence)
         result.ran, result.unreadable = True, sorted(unreadable)
+        if lock is not None:
+            with contextlib.suppress(StoreUnavailable):  # a late replica still finds this slot run
+                self.store.claim(self._done_key(group, result.slot),
+                                 ttl_seconds=max(self.lock_ttl, 3 * group.interval_seconds))
         return result
+
+    @staticmethod
+    def _done_key(group: CheckGroup, slot: int) -> str:
+        return f"tick-done:{group.name}:{slot}"
 
     def _fence(self, lock: Lock | None) -> Callable[[], bool] | None:
         if lock is None:

@@ -12,7 +12,8 @@ from bot.alerts.ports import DeliveryFailed
 
 class WebClientSink:
     def __init__(self, *, base_url: str, token: str, timeout: int = 2) -> None:
-        self.client = WebClient(base_url=base_url, token=token, timeout=timeout)
+        # No client-side retries: a refused call is DeliveryFailed at once and the outbox retries on the next tick.
+        self.client = WebClient(base_url=base_url, token=token, timeout=timeout, retry_handlers=[])
 
     def post(self, *, channel: str, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any],
              thread_ts: str | None = None) -> str:

@@ -170,3 +170,33 @@ def test_unreadable_cluster_resolves_nothing(redis_url: str, store_prefix: str, 
     assert set(threads) == {POOL_KEY, "check-failed:ci//Cluster/ci"}
     assert states(slack, threads[POOL_KEY]) == []
     bot.close()
+
+
+def test_redis_stopped_and_restarted_mid_run(tmp_path: Path, slack: SlackStandIn) -> None:
+    from redis_server import redis_process
+
+    world = World()
+    sick = nodepool("a3", "InsufficientCapacity")
+    with redis_process(tmp_path) as server:
+        bot = Bot(url=server.url, prefix="rlark-bot-e2e:", tmp=tmp_path, slack=slack, world=world)
+        world.set(pools=[sick])
+        bot.tick(T0)
+        server.stop()
+        world.set(pools=[sick, nodepool("b1", "NoCapacity")])
+        bot.tick(T0 + 60)  # the store is down: checks still run, the new alert still goes out, marked
+        bot.tick(T0 + 120)
+        threads = roots(slack)
+        assert set(threads) == {POOL_KEY, "nodepool-unhealthy:ci//NodePool/b1"}
+        b1 = slack.message(CHANNEL, threads["nodepool-unhealthy:ci//NodePool/b1"])
+        assert "(may be repeated: state store unavailable)" in b1.text
+        posts = len(slack.calls("chat.postMessage"))
+        assert posts == 2
+        server.start()
+        bot.tick(T0 + 180)  # reconnected: nothing replayed
+        assert len(slack.calls("chat.postMessage")) == posts
+        world.set(pools=[sick, nodepool("b1", None)])
+        bot.tick(T0 + 240)
+        bot.tick(T0 + 300)
+        assert states(slack, b1.ts) == ["resolved"], "the root posted while degraded was written back"
+        assert roots(slack) == threads
+        bot.close()
