@@ -163,3 +163,16 @@ def test_background_scheduler_runs_jobs_on_its_own_thread_and_shuts_down() -> No
         sched.shutdown(wait=True)
     assert not sched.running
     assert all(name != threading.main_thread().name for name in runs)
+
+
+def test_wiring_runs_the_checks_of_a_bundle_and_reports_unreadable_clusters(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from bot.scheduler.wiring import collect_tick
+    from bot.settings import Thresholds
+    from bot.sources import BundleSource
+
+    bundle = Path(__file__).resolve().parents[1] / "scenarios" / "infra-karpenter-nodepool-unhealthy" / "bundle"
+    alerts, unreadable = collect_tick(BundleSource(bundle), Thresholds())(datetime.now())
+    assert {a.check for a in alerts} == {"long-pending", "nodepool-unhealthy"}
+    assert list(unreadable) == []

@@ -1,0 +1,45 @@
+"""Wiring for `serve`: the scheduled checks over an evidence source, feeding the alert notifier.
+
+`collect_tick(source, thresholds)` is the plain callable the runner takes; `build(...)` assembles the runner and
+the APScheduler driver from settings, so the composition root only passes its store, Slack sink and source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+
+from bot.alerts.notifier import Notifier
+from bot.alerts.ports import AlertSink
+from bot.checks import run_checks
+from bot.checks.alerts import Alert
+from bot.checks.coverage import unreadable_clusters
+from bot.runbook import Runbook
+from bot.scheduler.background import Scheduler, default_groups
+from bot.scheduler.runner import CollectTick, LagHook, TickRunner
+from bot.settings import Settings, Thresholds
+from bot.sources import EvidenceSource
+from bot.store.base import Store
+
+
+def collect_tick(source: EvidenceSource, thresholds: Thresholds) -> CollectTick:
+    """Read what the checks need from `source` and run them all; clusters that could not be read come back
+    with the alerts so their other alerts are not counted as gone. A source error propagates (the runner logs it
+    and counts nothing as gone for that tick)."""
+
+    def collect(now: datetime) -> tuple[list[Alert], Collection[str]]:
+        evidence = source.for_checks().evidence
+        at = evidence.captured_at or now  # a bundle's "now" is its capture time, as for `rlark-bot check`
+        return run_checks(evidence, at, thresholds), sorted(unreadable_clusters(evidence))
+
+    return collect
+
+
+def build(*, settings: Settings, store: Store, sink: AlertSink, source: EvidenceSource,
+          runbook: Runbook | None = None, on_lag: LagHook | None = None) -> Scheduler:
+    """The scheduler `serve` starts: every check in one group on `checks.interval_seconds`."""
+    notifier = Notifier(store=store, sink=sink, settings=settings, runbook=runbook)
+    runner = TickRunner(store=store, notifier=notifier, collect=collect_tick(source, settings.thresholds),
+                        groups=default_groups(settings.checks.interval_seconds),
+                        lock_ttl_seconds=settings.checks.lock_ttl_seconds, on_lag=on_lag)
+    return Scheduler(runner)
