@@ -25,6 +25,8 @@ def wsgi_app(*, app: App | None, readiness: Readiness, metrics: Metrics) -> Wsgi
     def handle(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "GET")
         if path == "/slack/events" and slack is not None and method == "POST":
+            if not _timestamp_readable(environ):
+                return _plain(start_response, "401 Unauthorized", b"invalid request\n")
             result: Iterable[bytes] = slack(environ, start_response)
             return result
         if path == "/healthz" and method in ("GET", "HEAD"):
@@ -40,6 +42,13 @@ def wsgi_app(*, app: App | None, readiness: Readiness, metrics: Metrics) -> Wsgi
         return _plain(start_response, "404 Not Found", b"not found\n")
 
     return handle
+
+
+def _timestamp_readable(environ: dict[str, Any]) -> bool:
+    """A request timestamp that is not a whole number is refused here: bolt's verifier would raise on it (HTTP 500
+    and the error handler answering an unverified request) instead of refusing it."""
+    stamp = str(environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", ""))
+    return stamp.isascii() and stamp.isdigit()
 
 
 def _plain(start_response: StartResponse, status: str, body: bytes) -> list[bytes]:

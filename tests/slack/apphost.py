@@ -129,7 +129,7 @@ class AppHost:
             self.process.stop()  # the server thread ends on its own within waitress's 1 s loop timeout
 
     def __enter__(self) -> AppHost:
-        return self.start()
+        return self if self._started else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.close()
