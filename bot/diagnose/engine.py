@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from bot.diagnose.explain import Roles, hit_explains, mark_explained
 from bot.diagnose.facts import first_error, gather_facts
@@ -17,8 +17,9 @@ from bot.models import Evidence, Target, TargetKind
 from bot.redact import Redactor
 from bot.runbook.schema import Case, Runbook
 from bot.settings import Thresholds
-from bot.signals.base import EvidenceItem, Hit, LogAt, SignalContext
+from bot.signals.base import EvidenceItem, Hit, LogAt, SignalContext, clip
 from bot.signals.logtime import line_time
+from bot.signals.markers import LogView
 from bot.signals.registry import REGISTRY
 from bot.signals.stages import INDEX, job_last_stage
 
@@ -77,20 +78,32 @@ class _LineTimes:
                        for c in scope.pods for v in c.logs}
         self._year = year
 
+    def view(self, at: LogAt) -> LogView | None:
+        return self._views.get((at.pod, at.container, at.previous))
+
     def at(self, at: LogAt) -> datetime | None:
-        view = self._views.get((at.pod, at.container, at.previous))
+        view = self.view(at)
         return None if view is None else line_time(view.text, at.offset, year=self._year)
 
 
+def _earlier_line(h: Hit, than: Hit) -> bool:
+    """Whether `h` sits earlier in the same container's log than `than` (a previous instance comes first)."""
+    if h.at is None or than.at is None or h.at.container != than.at.container:
+        return False
+    if h.at.previous != than.at.previous:
+        return h.at.previous
+    return h.at.offset < than.at.offset
+
+
 def _finding(case: Case, hits: list[Hit]) -> Finding:
-    # One hit per pod (the first trigger that fired there), head and earliest stage first.
+    # One hit per pod (the first trigger that fired there, or an earlier line of the same log), earliest stage first.
     per_pod: dict[str, Hit] = {}
     loose: list[Hit] = []
     for h in hits:
         if h.pod is None:
             loose.append(h)
-        else:
-            per_pod.setdefault(h.pod, h)
+        elif h.pod not in per_pod or _earlier_line(h, per_pod[h.pod]):
+            per_pod[h.pod] = h
     ordered = loose + sorted(per_pod.values(), key=lambda h: h.stage or 0)
     evidence = []
     for h in ordered:
@@ -139,6 +152,26 @@ def _roles(scope: Scope) -> Roles:
                  workers=frozenset(c.key for c in scope.pods if c.task is not None and not c.is_head))
 
 
+def _answer_line(findings: list[Finding], times: _LineTimes) -> FirstError | None:
+    """The first error of the answer itself: the earliest concrete log line of the first finding (earliest
+    stamped, else a previous instance, else the earliest stage, the Head first). It is what the ranking chose,
+    so the report's "first error" never points at a consequence the answer explains."""
+    if not findings:
+        return None
+    hits = [h for h in findings[0].hits if h.at is not None and h.concrete]
+    if not hits:
+        return None
+    best = min(hits, key=lambda h: (h.when is None, h.when or datetime.min.replace(tzinfo=UTC),
+                                    not h.at.previous if h.at else True, h.stage or 0))
+    assert best.at is not None
+    view = times.view(best.at)
+    if view is None:
+        return None
+    line = view.line_at(best.at.offset)
+    ctx = tuple(f"{ln.number:>6}  {clip(ln.text, 300)}" for ln in view.context(best.at.offset))
+    return FirstError(view.excerpt.source.ref(), line.number, clip(line.text), ctx)
+
+
 def _decisive_line(findings: list[Finding]) -> FirstError | None:
     """When no line looks like an error (a worker retrying quietly), the answer's own log evidence is it."""
     for f in findings[:1]:
@@ -176,7 +209,7 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
     mark_explained(findings, roles)
     diag.findings = rank(findings)
     diag.last_stage = job_last_stage(scope)
-    diag.first_error = first_error(scope) or _decisive_line(diag.findings)
+    diag.first_error = _answer_line(diag.findings, times) or first_error(scope) or _decisive_line(diag.findings)
     diag.facts = gather_facts(scope)
     gaps = find_gaps(scope)
     diag.not_collected += [g for g in gaps.missing if g not in diag.not_collected]

@@ -140,3 +140,16 @@ ZH_LOCALE = [  # what glibc and Python print under a zh_CN locale
 def test_chinese_locale_wording_matches_its_case(runbook: Runbook, case: str, line: str) -> None:
     conds = [t.log for t in runbook.cases[case].when if t.log is not None]
     assert any(c.pattern.search(line) and not (c.unless and c.unless.search(line)) for c in conds)
+
+
+@pytest.mark.parametrize(("scenario", "target", "cause_line"), [
+    ("cause-temp-dir-readonly-mount", "job/ppo-franka-0412", "Read-only file system: '/mnt/ray-scratch"),
+    ("cause-conda-env-then-cli-missing", "job/ppo-franka-0412", "Could not find conda environment: rlinf-sim"),
+    ("cause-temp-dir-previous-only", "job/ppo-franka-0412", "Permission denied: '/scratch/ray/sockets/raylet'"),
+    ("seen-robot-rtde-lost-en", "job/ppo-ur5-pick-1121", "lost connection to controller"),
+])
+def test_the_first_error_is_the_answers_own_line(runbook: Runbook, scenario: str, target: str,
+                                                  cause_line: str) -> None:
+    diag = _diagnose(SCENARIOS / scenario / "bundle", target, runbook)
+    assert diag.first_error is not None and cause_line in diag.first_error.text
+    assert diag.first_error.line is not None and diag.first_error.context
