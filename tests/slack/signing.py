@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 from .model import APP_ID, TEAM_DOMAIN, TEAM_ID
 
 Obj = dict[str, Any]
+NOWHERE = "http://127.0.0.1:9/response/unset"  # the default response URL: refused at once, never the internet
 
 
 def signature(body: bytes, secret: str, timestamp: int) -> str:
@@ -46,7 +47,7 @@ def signed_headers(body: bytes, secret: str, *, timestamp: int | None = None,
 
 
 def slash_command_payload(*, text: str, command: str = "/rlark", channel_id: str = "C0DIAG", user_id: str = "U0ASKER",
-                          response_url: str = "https://hooks.slack.com/commands/T0STANDIN/1/standin",
+                          response_url: str = NOWHERE,
                           trigger_id: str = "1.2.standin", channel_name: str = "diag", user_name: str = "asker",
                           team_id: str = TEAM_ID) -> Obj:
     """The fields of a slash command invocation, as Slack posts them."""
@@ -63,7 +64,7 @@ def slash_command_body(**fields: Any) -> bytes:
 
 def block_action_payload(*, action_id: str, value: str, channel_id: str = "C0DIAG", message_ts: str,
                          thread_ts: str | None = None, user_id: str = "U0ASKER",
-                         response_url: str = "https://hooks.slack.com/actions/T0STANDIN/1/standin",
+                         response_url: str = NOWHERE,
                          message: Obj | None = None, block_id: str = "actions", text: str = "button",
                          trigger_id: str = "1.2.standin") -> Obj:
     """A `block_actions` interaction: a click on button `action_id` carrying `value` in message `message_ts`.
