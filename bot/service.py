@@ -8,6 +8,7 @@ runbook, and handed to every caller; none of them re-implements the pipeline or 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,6 +41,12 @@ class Snapshotted:
     problems: list[str]
 
 
+@lru_cache(maxsize=1)
+def shipped_runbook() -> Runbook:
+    """The runbook the bot ships, parsed once per process (it is read-only data)."""
+    return load_runbook(known_signals=SIGNALS)
+
+
 def resolve_now(explicit: datetime | None, evidence: Evidence) -> datetime:
     """An explicit time, else the bundle's capture time, else the clock."""
     return explicit or evidence.captured_at or datetime.now(UTC)
@@ -55,7 +62,7 @@ class Service:
     def runbook(self) -> Runbook:
         if self._runbook is None:
             try:
-                self._runbook = load_runbook(known_signals=SIGNALS)
+                self._runbook = shipped_runbook()
             except RunbookError as exc:
                 raise UserError(f"runbook: {exc}") from exc
         return self._runbook

@@ -1,16 +1,29 @@
-"""Shared fixtures: the runbook loaded once, scenario discovery."""
+"""Shared fixtures: the environment isolated, the runbook loaded once, scenario discovery, a real Redis."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from bot.runbook import Runbook, load_runbook
+from bot.settings import Settings
 from bot.signals.names import SIGNALS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
+# What a developer's shell or a .env file could set and a test would silently pick up.
+_LEAKY = ("RLARK_BOT_", "SLACK_", "REDIS_URL", "KUBECONFIG", "PORT", "HOST")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No RLARK_BOT_*, SLACK_*, REDIS_URL, KUBECONFIG or .env reaches a test unless the test sets it."""
+    for name in list(os.environ):
+        if name.startswith(_LEAKY):
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setitem(Settings.model_config, "env_file", None)
 
 
 @pytest.fixture(scope="session")
