@@ -8,8 +8,8 @@ runbook, and handed to every caller; none of them re-implements the pipeline or 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from bot.bundle import BundleError
