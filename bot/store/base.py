@@ -114,6 +114,14 @@ def check_ttl(ttl_seconds: float) -> int:
     return max(1, round(ttl_seconds * 1000))
 
 
+def check_version(expect_version: int | None) -> int | None:
+    """An expected version is None (create) or a version a document can have (1 or more)."""
+    if expect_version is not None and (isinstance(expect_version, bool) or not isinstance(expect_version, int)
+                                       or expect_version < 1):
+        raise ValueError(f"expect_version must be None or a version >= 1, not {expect_version!r}")
+    return expect_version
+
+
 def check_name(kind: str, name: str) -> str:
     """Logical keys, lock names and queue names are non-empty strings."""
     if not isinstance(name, str) or not name:

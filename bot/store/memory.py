@@ -13,7 +13,17 @@ import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot.store.base import ErrorHook, Lock, StoreUnavailable, Versioned, check_name, check_ttl, decode_doc, encode_doc
+from bot.store.base import (
+    ErrorHook,
+    Lock,
+    StoreUnavailable,
+    Versioned,
+    check_name,
+    check_ttl,
+    check_version,
+    decode_doc,
+    encode_doc,
+)
 
 T = TypeVar("T")
 
@@ -133,6 +143,7 @@ class MemoryStore:
 
     def put_doc(self, key: str, doc: dict[str, Any], *, expect_version: int | None) -> Versioned | None:
         check_name("key", key)
+        check_version(expect_version)
         text = encode_doc(doc)
 
         def body() -> Versioned | None:

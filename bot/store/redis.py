@@ -29,6 +29,7 @@ from bot.store.base import (
     Versioned,
     check_name,
     check_ttl,
+    check_version,
     decode_doc,
     encode_doc,
 )
@@ -168,8 +169,7 @@ class RedisStore:
     def put_doc(self, key: str, doc: dict[str, Any], *, expect_version: int | None) -> Versioned | None:
         check_name("key", key)
         text = encode_doc(doc)
-        if expect_version is not None and (isinstance(expect_version, bool) or expect_version < 1):
-            raise ValueError(f"expect_version must be None or a version >= 1, not {expect_version!r}")
+        check_version(expect_version)
         names = [self._keys.doc(key), self._keys.doc_index()]
         args = ["" if expect_version is None else str(expect_version), text, uuid.uuid4().hex, key]
         version = int(self._run("put_doc", lambda: self._put_doc(keys=names, args=args)))

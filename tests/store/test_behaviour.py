@@ -242,6 +242,7 @@ def test_bad_arguments_are_refused_in_one_line(store: Store) -> None:
         lambda: store.acquire_lock("l", ttl_seconds=float("nan")),
         lambda: store.get(""),
         lambda: store.peek("q", 0),
+        lambda: store.put_doc("k", {}, expect_version=0),
     ]
     for case in cases:
         with pytest.raises(ValueError) as info:
