@@ -21,6 +21,7 @@ from slack_sdk.http_retry.interval_calculator import RetryIntervalCalculator
 from slack_sdk.webhook import WebhookClient
 
 from .conftest import CHANNEL
+from .signing import post
 from .standin import SlackStandIn
 
 SECTION = {"type": "section", "text": {"type": "mrkdwn", "text": "*job/ppo-big*: diagnosing"}}
@@ -246,3 +247,18 @@ def test_ts_comes_from_the_clock_and_always_increases() -> None:
         client = WebClient(base_url=slack.base_url, token=slack.token)
         stamps = [client.chat_postMessage(channel=CHANNEL, text=str(i))["ts"] for i in range(3)]
     assert stamps == ["1700000000.000000", "1700000000.000001", "1700000000.000002"]
+
+
+def test_malformed_bodies_are_recorded_and_refused_as_slack_refuses_them(slack: SlackStandIn) -> None:
+    auth = {"Authorization": f"Bearer {slack.token}"}
+    url = slack.base_url + "chat.postMessage"
+    form = {**auth, "Content-Type": "application/x-www-form-urlencoded"}
+    answers = [post(url, b"{not json", {**auth, "Content-Type": "application/json"}),
+               post(url, b"channel=C1&text=t&blocks=%5B%7B", form),
+               post(slack.base_url.removesuffix("api/") + "elsewhere/x", b"", auth)]
+    assert [(status, json.loads(body)["error"]) for status, _, body in answers[:2]] == [
+        (200, "invalid_json"), (200, "invalid_blocks")]
+    assert answers[2][0] == 404
+    assert [c.error for c in slack.calls()] == ["invalid_json", "invalid_blocks"]
+    assert slack.calls()[1].params["blocks"] == "[{"  # recorded as sent
+    assert slack.messages("C1") == []
