@@ -1,6 +1,7 @@
 """Run the whole Slack flow locally: `serve --http` against the project's Slack Web API stand-in.
 
-Sends one signed `/rlark diagnose` for a bundled example, waits for the answer in the thread, prints the
+Sends one signed `/rlark diagnose` for a bundled example (`scripts/slack-demo [EXAMPLE] [--alerts]`; with
+`--alerts` it also waits for the scheduled checks' first alert thread), waits for the answer, prints the
 channel as a person would see it (root, its edits, the reply, buttons, files), and stops the bot.
 No Slack workspace, no cluster and no Redis server are needed (the bot starts its embedded store).
 """
@@ -55,7 +56,9 @@ def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) 
 
 
 def main() -> int:
-    example = sys.argv[1] if len(sys.argv) > 1 else "ray-workers-never-join"
+    args = [a for a in sys.argv[1:] if a != "--alerts"]
+    with_alerts = "--alerts" in sys.argv[1:]  # also wait for the scheduled checks' first alert thread
+    example = args[0] if args else "ray-workers-never-join"
     bundle = ROOT / "examples" / example
     target = (bundle / "TARGET").read_text(encoding="utf-8").strip()
     port = free_port()
@@ -63,7 +66,9 @@ def main() -> int:
         slack.add_channel(CHANNEL, name="team-training")
         env = {**os.environ, "SLACK_BOT_TOKEN": slack.token, "SLACK_SIGNING_SECRET": SECRET,
                "SLACK_API_BASE_URL": slack.base_url, "RLARK_BOT_DATA_DIR": data, "PORT": str(port),
-               "RLARK_BOT_CHANNELS": json.dumps({CHANNEL: {"domains": "*", "namespaces": "*", "clusters": "*"}})}
+               "RLARK_BOT_CHANNELS": json.dumps({CHANNEL: {"domains": "*", "namespaces": "*", "clusters": "*",
+                                                           "alerts": True}}),
+               "RLARK_BOT_CHECKS__INTERVAL_SECONDS": "5"}
         env.pop("REDIS_URL", None)
         bot = subprocess.Popen([str(ROOT / ".venv" / "bin" / "rlark-bot"), "serve", "--http", "--host", "127.0.0.1",
                                 "--snapshot", str(bundle)], env=env, stderr=subprocess.PIPE)
@@ -82,6 +87,8 @@ def main() -> int:
                     print(c)
                 raise
             answered = time.monotonic() - started
+            if with_alerts:
+                slack.wait_for(lambda: any(m.event_type == "rlark_alert" for m in slack.messages(CHANNEL)), timeout=30)
             print(f"$ /rlark diagnose {target}   (HTTP {status}, acknowledged in {acked * 1000:.0f} ms, "
                   f"answered in {answered:.1f} s)\n")
             print(render_thread(slack, CHANNEL))

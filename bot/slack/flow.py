@@ -162,6 +162,7 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
     else:
         root = _post_with_patience(deps, channel=ask.channel, message=start, thread_ts=None)
         _remember(deps, key, root)
+    started = time.monotonic()
     try:
         with deps.metrics.diagnosing():
             diag = deps.service.diagnose(ask.target, source=deps.source, progress=_progress_editor(deps, ask, root),
@@ -170,6 +171,8 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
         _edit(deps, ask.channel, root, root_failed(target_label=str(ask.target), reason=str(exc),
                                                    redactor=deps.redactor, lang=ask.lang))
         return "source_error"
+    finally:
+        deps.metrics.observe_diagnosis(time.monotonic() - started)  # collection included, failed ones too
     answer(deps, ask, diag, root)
     return "answered"
 

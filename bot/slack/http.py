@@ -10,6 +10,7 @@ from typing import Any
 
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
+from waitress import wasyncore
 from waitress.server import create_server
 
 from bot.obs.metrics import Metrics
@@ -62,13 +63,26 @@ class HttpServer:
     def __init__(self, app: Wsgi, *, host: str, port: int, threads: int = 8) -> None:
         self._server = create_server(app, host=host, port=port, threads=threads, ident="rlark-bot",
                                      clear_untrusted_proxy_headers=True)
+        self._serving = False
 
     @property
     def port(self) -> int:
         return int(self._server.effective_port)
 
     def serve_forever(self) -> None:
-        self._server.run()
+        self._serving = True
+        try:
+            self._server.run()
+        finally:
+            self._serving = False
 
     def close(self) -> None:
-        self._server.close()
+        """Stop serving, from any thread. While the loop runs, every socket it watches (the listener and idle
+        keep-alive connections too) is closed on the loop's own thread through waitress's trigger, so the loop
+        finds nothing left and returns: closing them from another thread would make it select() a closed
+        descriptor (EBADF), and an idle connection left open would keep it, and the process, running."""
+        server = self._server
+        if self._serving:
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        else:
+            wasyncore.close_all(server._map)

@@ -8,6 +8,8 @@ from bot.obs.metrics import Metrics
 from bot.redact import Redactor
 from bot.service import Service
 from bot.settings import Settings
+from bot.slack.alert_ops import StoreAlertOps
+from bot.slack.alert_sink import SlackAlertSink
 from bot.slack.app import create_app
 from bot.slack.client import make_client
 from bot.slack.deps import AdminCache, Deps
@@ -40,5 +42,14 @@ def build(*, settings: Settings, redactor: Redactor, service: Service, source: E
 
 
 def start_alerts(bot: BotProcess) -> None:
-    """The scheduled checks and their alert threads (wired when the alerts side is present)."""
-    return None
+    """The scheduled checks and their alert threads: started now, stopped first on SIGTERM (locks released)."""
+    from bot.scheduler.wiring import build as build_scheduler
+
+    deps = bot.deps
+    deps.alerts = StoreAlertOps(deps.store, deps.settings)
+    scheduler = build_scheduler(settings=deps.settings, store=deps.store,
+                                sink=SlackAlertSink(deps.sink, deps.redactor), source=deps.source,
+                                runbook=deps.service.runbook,
+                                on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds))
+    scheduler.start()
+    bot.on_stop.append(lambda: scheduler.shutdown(wait=True))
