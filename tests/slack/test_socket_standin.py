@@ -40,8 +40,8 @@ def client(slack: SlackStandIn, socket_mode: SocketModeStandIn) -> Iterator[tupl
     sdk.close()
 
 
-def test_envelopes_reach_the_builtin_client_and_its_acks_are_recorded(
-        socket_mode: SocketModeStandIn, client: tuple[SocketModeClient, list[Any]]) -> None:
+def test_envelopes_reach_the_builtin_client_acks_are_recorded_and_refresh_reconnects(
+        slack: SlackStandIn, socket_mode: SocketModeStandIn, client: tuple[SocketModeClient, list[Any]]) -> None:
     _, seen = client
     command = slash_command_payload(text="diagnose ppo-big", response_url="http://127.0.0.1:1/response/R1")
     command_id = socket_mode.send_slash_command(command)
@@ -53,7 +53,8 @@ def test_envelopes_reach_the_builtin_client_and_its_acks_are_recorded(
     assert socket_mode.wait_for_ack(command_id).payload == {"seen": "slash_commands"}
     assert socket_mode.wait_for_ack(click_id).payload == {"seen": "interactive"}
     assert socket_mode.wait_for_ack(event_id).payload == {"seen": "events_api"}
-    assert seen[0]["type"] == "hello" and seen[0]["connection_info"]["app_id"]
+    [hello] = [m for m in seen if m.get("type") == "hello"]
+    assert hello["connection_info"]["app_id"] and hello["num_connections"] == 1
     by_id = {m.get("envelope_id"): m for m in seen}
     assert by_id[command_id]["payload"] == command and by_id[command_id]["accepts_response_payload"] is True
     assert by_id[click_id]["accepts_response_payload"] is False
@@ -61,10 +62,7 @@ def test_envelopes_reach_the_builtin_client_and_its_acks_are_recorded(
     # the client handles envelopes on a thread pool, so acks may come in any order
     assert sorted(a.envelope_id for a in socket_mode.acks()) == sorted([command_id, click_id, event_id])
 
-
-def test_refresh_makes_the_client_reconnect_through_a_new_url(
-        slack: SlackStandIn, socket_mode: SocketModeStandIn, client: tuple[SocketModeClient, list[Any]]) -> None:
-    socket_mode.send_disconnect()
+    socket_mode.send_disconnect()  # Slack's periodic refresh: the client reconnects through a new URL
     socket_mode.wait_for_connection(count=2)
     envelope = socket_mode.send_slash_command(slash_command_payload(text="help"))
     assert socket_mode.wait_for_ack(envelope).payload == {"seen": "slash_commands"}
