@@ -146,7 +146,9 @@ def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Rol
 
 def _roles(scope: Scope) -> Roles:
     heads = [c for c in scope.pods if c.is_head]
-    formed = [c.key for c in heads if any(v.markers.check_passed and v.markers.check_failed is None
+    # "Ray cluster is ready" without a failed check before it: the node check passed, every worker had joined.
+    formed = [c.key for c in heads if any((v.markers.check_passed or v.markers.ready is not None)
+                                          and v.markers.check_failed is None
                                           for v in c.logs if v.excerpt.source.container == "main")]
     return Roles(heads=frozenset(c.key for c in heads), formed=frozenset(formed),
                  workers=frozenset(c.key for c in scope.pods if c.task is not None and not c.is_head))
@@ -167,9 +169,36 @@ def _answer_line(findings: list[Finding], times: _LineTimes) -> FirstError | Non
     view = times.view(best.at)
     if view is None:
         return None
-    line = view.line_at(best.at.offset)
-    ctx = tuple(f"{ln.number:>6}  {clip(ln.text, 300)}" for ln in view.context(best.at.offset))
+    pos = best.at.offset
+    if not findings[0].case.safety:
+        # The first error since the wrapper's last step, when the case's own line came after it (a worker's
+        # "exited with code 1" after the raylet's OOM line): the first error, not the last line.
+        m = view.markers
+        steps = [p for p in (m.rank, m.prepare, m.connecting, m.reachable, m.waiting, m.ready, m.run)
+                 if p is not None and p <= pos]
+        earlier = view.first_error(max(steps), pos) if steps else None
+        pos = pos if earlier is None else _exception_of(view, earlier)
+    line = view.line_at(pos)
+    ctx = tuple(f"{ln.number:>6}  {clip(ln.text, 300)}" for ln in view.context(pos))
     return FirstError(view.excerpt.source.ref(), line.number, clip(line.text), ctx)
+
+
+def _exception_of(view: LogView, pos: int, *, limit: int = 200) -> int:
+    """A Python traceback says what failed on its last line: from "Traceback (most recent call last):" go to
+    the exception line that ends it (the first line after it that is not indented)."""
+    text = view.text
+    start = text.rfind("\n", 0, pos) + 1
+    if not text.startswith("Traceback (most recent call last):", start):
+        return pos
+    cursor = text.find("\n", start)
+    for _ in range(limit):
+        if cursor < 0:
+            break
+        nxt = cursor + 1
+        if nxt < len(text) and text[nxt] not in " \t\n":
+            return nxt
+        cursor = text.find("\n", nxt)
+    return pos
 
 
 def _decisive_line(findings: list[Finding]) -> FirstError | None:

@@ -56,9 +56,10 @@ def _stopped_after(sc: SignalContext, last: Callable[[Markers], int | None],
         for view in _main_views(ctx):
             m = view.markers
             pos = last(m)
-            if pos is None or not _ended_badly(ctx, view):
-                continue
             after = consequence(m) if consequence is not None else None
+            # The wrapper's own failure marker proves the failure, even in a container kept alive after it.
+            if pos is None or (after is None and not _ended_badly(ctx, view)):
+                continue
             if any(p is not None for p in later(m)):
                 continue
             if after is not None:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 DEFAULT = "/tmp/ray"
 TEMP_FLAG = re.compile(r"--temp-dir[= ](/[^\s'\"]+)")
+TEMP_EXPORT = re.compile(r"\bRAY_TEMP_DIR=[\"']?(/[^\s'\";]+)")
 FS_ERROR = re.compile(
     r"(?i)permission denied|read-only file system|no space left on device|disk quota exceeded|"
     r"errno (?:13|28|30|122)\b|权限不够|只读文件系统|设备上没有空间|超出磁盘限额"
@@ -49,10 +50,20 @@ def temp_dirs(ctx: PodCtx) -> tuple[list[str], str]:
     found = _env_values(_task_env(ctx))
     if found:
         return [p.rstrip("/") for p in found], f"RAY_TEMP_DIR={found[0]} in the Task spec"
+    spec = ctx.task.spec if ctx.task is not None else None
+    for label, script in (("prepareScript", spec.prepare_script if spec else ""),
+                          ("runScript", spec.run_script if spec else "")):
+        m = TEMP_EXPORT.search(script) if "RAY_TEMP_DIR" in script else None
+        if m is not None:
+            fixed = m.group(1).split("$", 1)[0].rstrip("/")  # `/data/raytmp/$RLINF_JOB_NAME`: its fixed part
+            if fixed:
+                return [fixed], f"RAY_TEMP_DIR={m.group(1)} set in the Task's {label}"
     for view in ctx.logs:
         m = TEMP_FLAG.search(view.text) if "--temp-dir" in view.text else None
+        if m is None and "RAY_TEMP_DIR=" in view.text:
+            m = TEMP_EXPORT.search(view.text)
         if m is not None:
-            return [m.group(1).rstrip("/")], f"--temp-dir={m.group(1)} on the ray command line"
+            return [m.group(1).rstrip("/")], f"{m.group(0)} in the log"
     return [DEFAULT], "the default"
 
 

@@ -354,6 +354,85 @@ def head_pvc_external_provisioner() -> Scenario:
     return sc
 
 
+@scenario
+def micromamba_prepare_keepalive() -> Scenario:
+    sc = Scenario("cause-micromamba-prepare-keepalive")
+    sc.cluster("gpu-b")
+    prep = 'eval "$(micromamba shell hook -s bash)" && micromamba activate libero-sim'
+    job = standard_job(sc, "ppo-libero-1122", workers=1, agent="gpu-b", age_min=16, extra_tasks=[
+        TaskDef("env", role="Env", replicas=2, agent="gpu-b", gpus=2, prepare=prep)])
+    fill_healthy_logs(job)
+    head = job.head.pods[0]
+    head.logs = main_logs(head, head_waiting_log(head, polls=80, stuck_at=2))
+    for p in job.task("env").pods:
+        p.logs = main_logs(p, rank_lines(p) + "Executing prepare script...\n"
+                           "critical libmamba Cannot activate, prefix does not exist at: "
+                           "'/opt/micromamba/envs/libero-sim'\n"
+                           "Error: Ray CLI is not found. Please ensure Ray is installed.\n"
+                           "Keeping the container alive for debugging (RLARK_KEEPALIVE=1)...\n")
+    sc.expects("The env Task's prepareScript activates a micromamba prefix its image lacks; the wrapper then reports "
+               "no Ray CLI and keeps the container alive, so nothing restarts or exits. The Head waits at 2 of 4.",
+               first="rlark.ray.prepare-failed", includes=["rlark.ray.cli-missing"])
+    return sc
+
+
+@scenario
+def temp_dir_exported_in_prepare() -> Scenario:
+    sc = Scenario("cause-temp-dir-exported-in-prepare")
+    sc.cluster("gpu-a")
+    prep = "export RAY_TEMP_DIR=/data/raytmp/$RLINF_JOB_NAME && pip install -e /workspace/RLinf --no-deps -q"
+    job = standard_job(sc, "sac-cube-1122", workers=2, age_min=11, head_kw={"prepare": prep})
+    head = job.head.pods[0]
+    m = head.started_min
+    log = (rank_lines(head) + prepare_ok(head, m) + "Did not find any active Ray processes.\n" +
+           _ray_start_banner(head, m - 0.4) +
+           f"{lts(m - 0.41, 88)}\tERROR services.py:1122 -- Failed to start the GCS server: could not create "
+           "/data/raytmp/sac-cube-1122/session_latest: Permission denied\n"
+           "Traceback (most recent call last):\n"
+           '  File "/opt/conda/envs/rlinf/lib/python3.10/site-packages/ray/_private/node.py", line 1129, in '
+           "start_head_processes\n    self.start_gcs_server()\n"
+           "RuntimeError: Failed to start GCS.\n" +
+           ray_check(head, 3, [None] * 45, m - 0.8, finished=False))
+    head.logs = main_logs(head, log)
+    for p in job.task("rollout").pods:
+        p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, 10.5) +
+                           worker_connect(p, attempts_unreachable=60, resolves=True, reachable=False))
+    sc.expects("The Head's prepareScript points RAY_TEMP_DIR at a directory of a shared volume it cannot write, so "
+               "the GCS never starts; the node check cannot connect and the workers wait for the Head.",
+               first="rlark.ray.temp-dir", includes=["rlark.ray.head-unreachable"])
+    return sc
+
+
+@scenario
+def worker_lost_before_nccl_timeout() -> Scenario:
+    sc = Scenario("cause-worker-lost-before-nccl-timeout")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, workers=2, age_min=75)
+    fill_healthy_logs(job, steps=30)
+    w = job.task("rollout").pods[1]
+    w.logs = main_logs(w, healthy_worker_log(w) +
+                       f"[{lts(31, 302)} E 211 211] (raylet) node_manager.cc:3069: 2 Workers (tasks / actors) "
+                       f"killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: "
+                       f"7d2e41, IP: {w.ip}) over the last time period.\n"
+                       f"[{lts(30.9, 5)} C 211 211] (raylet) node_manager.cc:1012: The raylet exited immediately "
+                       "because the Ray agent failed.\n" + worker_exit(1) +
+                       "Keeping the container alive for debugging (RLARK_KEEPALIVE=1)...\n")
+    head = job.head.pods[0]
+    pre = f"(EmbodiedFSDPActor pid=2417, ip={head.ip})"
+    head.logs["main"] += (
+        train_progress(32, 2, 1000, start=30) +
+        f"{pre} [rank0]:[E1120 07:40:05.442871 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=4194304, NumelOut=4194304, "
+        "Timeout(ms)=600000) ran for 600031 milliseconds before timing out.\n"
+        f"{pre} [rank0]:[E1120 07:40:05.443301 ProcessGroupNCCL.cpp:636] [Rank 0] To avoid data inconsistency, we "
+        "are taking the entire process down.\n")
+    sc.expects("Rollout-1's raylet was OOM-killed and its Ray process exited at 07:29; ten minutes later the "
+               "Head's all-reduce timed out waiting for it. The earlier worker loss is the answer, the NCCL "
+               "timeout its consequence.",
+               first="rlark.ray.worker-exit-nonzero", includes=["rlark.run.nccl"])
+    return sc
+
+
 # =================================================================================================== seen-*
 
 
@@ -528,6 +607,22 @@ def member_cluster_empty() -> Scenario:
                "readable when the dump was taken); the Head waits at 3 of 5 nodes. The answer may depend on what "
                "gpu-b would show, so the report is incomplete and says what was not collected.",
                first="rlark.ray.waiting-for-nodes", incomplete=True)
+    return sc
+
+
+@scenario
+def head_log_missing() -> Scenario:
+    sc = Scenario("gap-head-log-missing")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, "grpo-vla-1122", workers=3, age_min=14)
+    head = job.head.pods[0]
+    head.collect_logs = False
+    for p in job.task("rollout").pods:
+        p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, 13) +
+                           worker_connect(p, attempts_unreachable=70 + p.ordinal, resolves=True, reachable=False))
+    sc.expects("The Head pod runs but its log was not collected; every worker repeats 'Waiting for head to be "
+               "reachable'. What stopped the Head can only be read in its log, so the report is incomplete.",
+               first="rlark.ray.head-unreachable", incomplete=True)
     return sc
 
 
