@@ -17,13 +17,13 @@ ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
 
 def register(app: App, deps: Deps) -> None:
     @app.middleware
-    def drop_retries(req: Any, resp: BoltResponse, next: Any) -> Any:
-        """A request Slack retries is answered 200 and never runs twice (the first one is being handled)."""
+    def drop_retries(req: Any, next: Any) -> Any:
+        """A request Slack retries is answered 200 and never runs twice (the first one is being handled).
+
+        A fresh response: at this point in bolt's global middleware there is no response object yet."""
         if req.headers.get("x-slack-retry-num"):
             deps.log.info("retried request dropped", extra={"retry": req.headers.get("x-slack-retry-num")})
-            resp.status = 200
-            resp.body = ""
-            return resp
+            return BoltResponse(status=200, body="")
         return next()
 
     @app.command(deps.settings.slash_command)

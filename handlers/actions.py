@@ -64,17 +64,17 @@ def on_button(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
     def work() -> str:
         if action_id == "rlark_rerun":
             return run_diagnosis(deps, ask)
-        diag = thread_diagnosis(deps, ask, thread)
+        diag = thread_diagnosis(deps, ask, thread_ts=thread)
         if diag is None:
             return "not_found"
         if action_id == "rlark_ticket":
-            post_ticket(deps, ask, diag, thread)
+            post_ticket(deps, ask, diag=diag, thread_ts=thread)
             return "ticket"
-        post_evidence(deps, ask, diag, thread)
+        post_evidence(deps, ask, diag=diag, thread_ts=thread)
         return "evidence"
 
     def say(message: SlackMessage) -> None:
-        tell(deps, ask, message)
+        tell(deps, ask, message=message)
 
     hand_off(deps, work=work, lang=lang, tell=say,
              audit={"user": user, "channel": channel, "command": action_id, "target": str(ask.target)})

@@ -54,7 +54,7 @@ def _diagnose_later(deps: Deps, cmd: Command, *, channel: str, user: str, lang: 
         return run_ticket(deps, ask) if cmd.verb == "ticket" else run_diagnosis(deps, ask)
 
     def say(message: SlackMessage) -> None:
-        tell(deps, ask, message)
+        tell(deps, ask, message=message)
 
     hand_off(deps, work=work, lang=lang, tell=say,
              audit={"user": user, "channel": channel, "command": cmd.verb, "target": str(cmd.target)})

@@ -12,7 +12,7 @@ def binding_for(settings: Settings, channel: str) -> ChannelBinding | None:
     return settings.channels.get(channel)
 
 
-def allows(binding: ChannelBinding, target: Target, where: Location) -> bool:
+def allows(binding: ChannelBinding, target: Target, *, where: Location) -> bool:
     """Clusters must match AND (a Job's `spec.domain` | a pod's or runner's namespace) must match.
 
     A Job's clusters are its control plane and the clusters its Tasks were routed to: a channel bound to

@@ -71,7 +71,7 @@ class RecentDiagnoses:
         self._size = size
         self._lock = threading.Lock()
 
-    def put(self, channel: str, ts: str, diag: Diagnosis) -> None:
+    def put(self, channel: str, ts: str, *, diag: Diagnosis) -> None:
         with self._lock:
             self._items[(channel, ts)] = diag
             self._items.move_to_end((channel, ts))

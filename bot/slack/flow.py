@@ -53,7 +53,7 @@ def canonical(target: Target, where: Location) -> str:
     return f"{target.kind.value.lower()}/{where.namespace}/{target.name}"
 
 
-def tell(deps: Deps, ask: Ask, message: SlackMessage) -> None:
+def tell(deps: Deps, ask: Ask, *, message: SlackMessage) -> None:
     tell_user(deps, channel=ask.channel, user=ask.user, message=message, thread_ts=ask.thread_ts,
               response_url=ask.response_url)
 
@@ -72,7 +72,7 @@ def tell_user(deps: Deps, *, channel: str, user: str, message: SlackMessage, thr
 
 
 def _refuse(deps: Deps, ask: Ask) -> str:
-    tell(deps, ask, ephemeral("refusal", lang=ask.lang, redactor=deps.redactor))
+    tell(deps, ask, message=ephemeral("refusal", lang=ask.lang, redactor=deps.redactor))
     return "refused"
 
 
@@ -86,10 +86,10 @@ def _locate(deps: Deps, ask: Ask) -> Location | str:
     except NotFound as exc:
         if not binding.everywhere:
             return _refuse(deps, ask)
-        tell(deps, ask, ephemeral("not_found", lang=ask.lang, redactor=deps.redactor, target=str(ask.target),
+        tell(deps, ask, message=ephemeral("not_found", lang=ask.lang, redactor=deps.redactor, target=str(ask.target),
                                   where=str(exc).split(": ", 1)[-1]))
         return "not_found"
-    if not allows(binding, ask.target, where):
+    if not allows(binding, ask.target, where=where):
         return _refuse(deps, ask)
     return where
 
@@ -104,7 +104,7 @@ def _cooldown(deps: Deps, ask: Ask, key: str) -> bool:
         deps.log.warning("store unavailable: the 60 s cooldown is off", extra={"reason": str(exc)})
         return True
     link = deps.sink.permalink(channel=ask.channel, ts=ts) if ts else None
-    tell(deps, ask, ephemeral("duplicate", lang=ask.lang, redactor=deps.redactor, target=str(ask.target),
+    tell(deps, ask, message=ephemeral("duplicate", lang=ask.lang, redactor=deps.redactor, target=str(ask.target),
                               permalink=link or "-"))
     return False
 
@@ -173,17 +173,17 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
         return "source_error"
     finally:
         deps.metrics.observe_diagnosis(time.monotonic() - started)  # collection included, failed ones too
-    answer(deps, ask, diag, root)
+    answer(deps, ask, diag=diag, root=root)
     return "answered"
 
 
-def answer(deps: Deps, ask: Ask, diag: Diagnosis, root: str) -> None:
+def answer(deps: Deps, ask: Ask, *, diag: Diagnosis, root: str) -> None:
     """The thread reply, its files, the root's verdict; the diagnosis kept for the buttons."""
     report = build_report(diag, ask.lang)
     reply = diagnosis_reply(report, redactor=deps.redactor, lang=ask.lang)
     deps.metrics.count_redactions(_counts(reply.metadata))
     _post_with_patience(deps, channel=ask.channel, message=reply, thread_ts=root)
-    deps.recent.put(ask.channel, root, diag)
+    deps.recent.put(ask.channel, root, diag=diag)
     _edit(deps, ask.channel, root, root_verdict(report, thread_hint=True, redactor=deps.redactor, lang=ask.lang))
 
 

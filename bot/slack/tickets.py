@@ -12,16 +12,16 @@ from bot.slack.sink import SlackDown
 from bot.store.base import StoreUnavailable
 
 
-def thread_diagnosis(deps: Deps, ask: Ask, thread_ts: str) -> Diagnosis | None:
+def thread_diagnosis(deps: Deps, ask: Ask, *, thread_ts: str) -> Diagnosis | None:
     """The diagnosis shown in that thread: kept in memory, else diagnosed again without a new thread."""
     diag = deps.recent.get(ask.channel, thread_ts)
     if diag is None:
         diag = deps.service.diagnose(ask.target, source=deps.source)
-        deps.recent.put(ask.channel, thread_ts, diag)
+        deps.recent.put(ask.channel, thread_ts, diag=diag)
     return diag
 
 
-def post_ticket(deps: Deps, ask: Ask, diag: Diagnosis, thread_ts: str) -> None:
+def post_ticket(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> None:
     report = build_report(diag, ask.lang)
     text = deps.service.render(diag, fmt="ticket", lang=ask.lang)
     msg = ticket_message(str(text), target=report["target"], permalink=None, redactor=deps.redactor, lang=ask.lang)
@@ -34,7 +34,7 @@ def post_ticket(deps: Deps, ask: Ask, diag: Diagnosis, thread_ts: str) -> None:
         _post_with_patience(deps, channel=admin, message=copy, thread_ts=None)
 
 
-def post_evidence(deps: Deps, ask: Ask, diag: Diagnosis, thread_ts: str) -> None:
+def post_evidence(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> None:
     report = build_report(diag, ask.lang)
     f = evidence_file(report, redactor=deps.redactor)
     r = deps.redactor
@@ -62,11 +62,11 @@ def run_ticket(deps: Deps, ask: Ask) -> str:
             ts = None
         if ts is None:
             return "answered"
-    diag = thread_diagnosis(deps, ask, ts)
+    diag = thread_diagnosis(deps, ask, thread_ts=ts)
     if diag is None:
         return "not_found"
     try:
-        post_ticket(deps, ask, diag, ts)
+        post_ticket(deps, ask, diag=diag, thread_ts=ts)
     except SlackDown as exc:
         deps.log.warning("ticket not delivered", extra={"reason": str(exc)})
         return "slack_down"

@@ -26,7 +26,7 @@ POD = Target.parse("pod/runner-x")
     (ChannelBinding(domains="*", clusters="*"), POD, Location(("ci",), "arc", ""), False),  # namespaces unset
 ])
 def test_scope(binding: ChannelBinding, target: Target, where: Location, ok: bool) -> None:
-    assert allows(binding, target, where) is ok
+    assert allows(binding, target, where=where) is ok
 
 
 def test_unset_channels_bind_nothing() -> None:
