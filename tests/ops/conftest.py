@@ -1,0 +1,135 @@
+"""Fixtures: planted credentials, the Slack stand-ins, and `launch`, which starts `rlark-bot serve` as the pod does."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from slack.socket_standin import SocketModeStandIn
+from slack.standin import SlackStandIn
+
+from .process import (
+    ENTRYPOINT,
+    EXAMPLES,
+    IMAGE_ENV,
+    ServedBot,
+    configmap_settings,
+    entry_command,
+    free_port,
+    manifest_env_names,
+)
+
+CHANNEL = "C0OPS"
+ADMIN_CHANNEL = "C0ADMIN"
+ALERTS_CHANNEL = "C0ALERTS"
+EXAMPLE = "ray-workers-never-join"
+
+
+@dataclass(frozen=True)
+class Planted:
+    """Credentials made up per test; none of them may ever show in the process's output."""
+
+    bot_token: str
+    signing_secret: str
+    app_token: str
+
+    def values(self) -> tuple[str, ...]:
+        return (self.bot_token, self.signing_secret, self.app_token)
+
+
+@pytest.fixture
+def planted() -> Planted:
+    return Planted(bot_token=f"xoxb-{secrets.randbelow(10**12)}-{secrets.token_hex(12)}",
+                   signing_secret=secrets.token_hex(16),
+                   app_token=f"xapp-1-A0STANDIN-{secrets.randbelow(10**12)}-{secrets.token_hex(16)}")
+
+
+@pytest.fixture
+def slack(planted: Planted) -> Iterator[SlackStandIn]:
+    with SlackStandIn(token=planted.bot_token, app_token=planted.app_token) as standin:
+        standin.add_channel(CHANNEL, name="team-training")
+        standin.add_channel(ADMIN_CHANNEL, name="platform-admins")
+        standin.add_channel(ALERTS_CHANNEL, name="platform-alerts")
+        yield standin
+
+
+@pytest.fixture
+def socket_mode(slack: SlackStandIn) -> Iterator[SocketModeStandIn]:
+    """Request it before `launch`, so the bot is stopped before this stand-in closes."""
+    with SocketModeStandIn() as server:
+        slack.attach(server)
+        yield server
+
+
+def target_of(example: str) -> str:
+    return (EXAMPLES / example / "TARGET").read_text(encoding="utf-8").strip()
+
+
+def pod_env(*, slack: SlackStandIn, planted: Planted, tmp: Path, port: int, socket_mode: bool) -> dict[str, str]:
+    """The pod's environment: the ConfigMap's settings with this test's channels and Slack, the Secret's tokens,
+    the Deployment's own variables, and what the image sets. Embedded store (no REDIS_URL)."""
+    env = configmap_settings()
+    env.update({
+        "RLARK_BOT_CHANNELS": json.dumps({CHANNEL: {"domains": "*", "namespaces": "*", "clusters": "*",
+                                                    "lang": "en", "alerts": False}}),
+        "RLARK_BOT_ADMIN_CHANNEL": ADMIN_CHANNEL,
+        "RLARK_BOT_ALERTS_CHANNEL": ALERTS_CHANNEL,
+        "SLACK_API_BASE_URL": slack.base_url,
+        "RLARK_BOT_DATA_DIR": str(tmp / "data"),
+        "SLACK_BOT_TOKEN": planted.bot_token,
+        "SLACK_SIGNING_SECRET": planted.signing_secret,
+        "PORT": str(port),
+        "KUBECONFIG": str(tmp / "kube" / "config"),  # the optional kubeconfig Secret is not mounted
+        "PATH": f"{ENTRYPOINT.parent}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(tmp / "home"),
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    })
+    env.pop("REDIS_URL", None)
+    if socket_mode:
+        env["SLACK_APP_TOKEN"] = planted.app_token
+    unknown = set(env) - manifest_env_names() - IMAGE_ENV
+    assert not unknown, f"variables the deploy/ manifests do not set: {sorted(unknown)}"
+    return env
+
+
+Launch = Callable[..., ServedBot]
+
+
+@pytest.fixture
+def launch(slack: SlackStandIn, planted: Planted, tmp_path: Path) -> Iterator[Launch]:
+    """`launch(overlay=..., example=...)`: serve as that overlay's container runs it, reading that example bundle."""
+    if not ENTRYPOINT.exists():
+        pytest.skip(f"{ENTRYPOINT} is not installed (pip install .)")
+    started: list[ServedBot] = []
+
+    def start(*, overlay: str, example: str = EXAMPLE, socket_mode: bool = False) -> ServedBot:
+        tmp = tmp_path / f"pod{len(started)}"
+        for sub in ("data", "home", "work"):
+            (tmp / sub).mkdir(parents=True)
+        port = free_port()
+        env = pod_env(slack=slack, planted=planted, tmp=tmp, port=port, socket_mode=socket_mode)
+        argv = [*entry_command(overlay), "--snapshot", str(EXAMPLES / example)]
+        bot = ServedBot(argv, env=env, port=port, cwd=tmp / "work")
+        started.append(bot)
+        return bot
+
+    yield start
+    for bot in started:
+        bot.kill()
+
+
+def assert_clean_stderr(bot: ServedBot, planted: Planted) -> list[dict[str, object]]:
+    """Every stderr line is one JSON event with time, level and message; no planted credential anywhere."""
+    records = bot.records()
+    assert records, "serve wrote no log at all"
+    for record in records:
+        assert {"time", "level", "message"} <= set(record), record
+    text = "\n".join(bot.lines())
+    for value in planted.values():
+        assert value not in text
+    return records
