@@ -141,7 +141,8 @@ def check_message(params: dict[str, Any], *, need_content: bool = True) -> None:
         raise ApiError("msg_too_long")
     if blocks is not None:
         check_blocks(blocks)
-    if attachments is not None and not isinstance(attachments, list):
+    if attachments is not None and (not isinstance(attachments, list)
+                                    or not all(isinstance(a, dict) for a in attachments)):
         raise ApiError("invalid_attachments")
     if params.get("metadata") is not None:
         check_metadata(params["metadata"])

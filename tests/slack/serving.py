@@ -125,6 +125,8 @@ def _web_api(standin: SlackStandIn, call: Call) -> Obj:
             return {"ok": True, **method(standin.model, call.params)}
         except ApiError as e:
             return e.body()
+        except (AttributeError, KeyError, TypeError, ValueError) as e:  # parameters of a shape Slack would refuse
+            return ApiError("invalid_arguments", [f"{type(e).__name__}: {e}"]).body()
 
 
 def _upload(standin: SlackStandIn, file_id: str, content: bytes) -> tuple[int, str]:

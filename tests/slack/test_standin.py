@@ -262,3 +262,14 @@ def test_malformed_bodies_are_recorded_and_refused_as_slack_refuses_them(slack: 
     assert [c.error for c in slack.calls()] == ["invalid_json", "invalid_blocks"]
     assert slack.calls()[1].params["blocks"] == "[{"  # recorded as sent
     assert slack.messages("C1") == []
+
+
+def test_parameters_of_the_wrong_shape_are_refused_not_crashed_on(slack: SlackStandIn, web: WebClient) -> None:
+    with pytest.raises(SlackApiError) as e:
+        web.api_call("chat.postMessage", json={"channel": CHANNEL, "text": "t", "attachments": ["not an object"]})
+    assert e.value.response["error"] == "invalid_attachments"
+    with pytest.raises(SlackApiError) as e:
+        web.api_call("usergroups.users.list", json={"usergroup": ["S0ADMINS"]})
+    assert e.value.response["error"] == "invalid_arguments"
+    assert e.value.response["errors"] == ["TypeError: unhashable type: 'list'"]
+    assert slack.messages(CHANNEL) == []
