@@ -148,6 +148,8 @@ def _respond(standin: SlackStandIn, hook_id: str, body: Obj) -> tuple[int, str]:
             standin.model.respond(hook, body)
         except ApiError as e:
             return 400, e.error
+        except (AttributeError, KeyError, TypeError, ValueError):
+            return 400, "invalid_arguments"
     return 200, "ok"
 
 
