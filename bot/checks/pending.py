@@ -8,6 +8,7 @@ label `app`), else the Karpenter NodePool that serves the pod's selector, else t
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -42,7 +43,11 @@ NODEPOOL_LABEL = "karpenter.sh/nodepool"
 
 def classify(texts: Iterable[str]) -> tuple[str, str]:
     """(cause case, the text that says it) for the first text a cause pattern matches; ("", "") otherwise."""
-    seen = list(texts)
+    return _classify(tuple(texts))
+
+
+@functools.lru_cache(maxsize=4096)  # 5,000 pods Pending for one reason carry the same few messages
+def _classify(seen: tuple[str, ...]) -> tuple[str, str]:
     for case, pattern in _CAUSES:
         for text in seen:
             if pattern.search(text):
@@ -88,6 +93,7 @@ class _Groups:
         self.pools: dict[str, list[NodePool]] = defaultdict(list)
         for pool in pools:
             self.pools[pool.cluster].append(pool)
+        self._by_selector: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}  # 5,000 pods share few selectors
 
     def of(self, pod: Pod) -> str:
         app = pod.metadata.labels.get("app", "")
@@ -97,6 +103,13 @@ class _Groups:
         sel = pod.spec.node_selector
         if not sel:
             return ""
+        cache_key = (f"{pod.cluster}/{pod.namespace}", tuple(sorted(sel.items())))
+        found = self._by_selector.get(cache_key)
+        if found is None:
+            found = self._by_selector[cache_key] = self._serving(pod, sel)
+        return found
+
+    def _serving(self, pod: Pod, sel: dict[str, str]) -> str:
         named = sel.get(NODEPOOL_LABEL)
         if named:
             return cluster_ref(pod.cluster, "NodePool", named)

@@ -37,7 +37,13 @@ def collect_tick(source: EvidenceSource, thresholds: Thresholds) -> CollectTick:
 
 def build(*, settings: Settings, store: Store, sink: AlertSink, source: EvidenceSource,
           runbook: Runbook | None = None, on_lag: LagHook | None = None) -> Scheduler:
-    """The scheduler `serve` starts: every check in one group on `checks.interval_seconds`."""
+    """The scheduler `serve` starts: every check in one group on `checks.interval_seconds`. Alert roots quote the
+    runbook's next step and what not to do, so the runbook is loaded here when the caller has none."""
+    if runbook is None:
+        from bot.runbook import load_runbook
+        from bot.signals.names import SIGNALS
+
+        runbook = load_runbook(known_signals=SIGNALS)
     notifier = Notifier(store=store, sink=sink, settings=settings, runbook=runbook)
     runner = TickRunner(store=store, notifier=notifier, collect=collect_tick(source, settings.thresholds),
                         groups=default_groups(settings.checks.interval_seconds),
