@@ -107,7 +107,8 @@ class AppHost:
                                          pool=self.pool, socket_mode=socket_mode, host="127.0.0.1", port=0,
                                          grace=10.0)
         self.deps: Deps = self.process.deps
-        self.deps.alerts = alerts
+        if alerts is not None:
+            self.deps.alerts = alerts
         self.app: App = create_app(self.deps, client=self.deps.sink.client, socket_mode=False)
         self._thread = threading.Thread(target=self.process.server.serve_forever, name="bot-http", daemon=True)
         self._started = False
