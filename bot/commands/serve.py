@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from bot.commands.common import Runtime, add_source_args
 from bot.errors import SourceError, UsageError
@@ -11,6 +12,9 @@ from bot.obs.logs import configure_logging
 from bot.obs.metrics import Metrics
 from bot.settings import Settings
 from bot.store.base import Store, StoreUnavailable
+
+if TYPE_CHECKING:
+    from bot.slack.runtime import BotProcess
 
 DIAGNOSIS_WORKERS = 4
 
@@ -61,5 +65,20 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=rt.source(args), store=store,
                 metrics=metrics, pool=pool, socket_mode=socket_mode,
                 host=args.host or settings.host, port=args.port or settings.port, grace=args.grace)
+    start_alerts(bot)
     bot.install_signals()
     return bot.run()
+
+
+def start_alerts(bot: BotProcess) -> None:
+    """The scheduled checks and their alert threads: started now, stopped first on SIGTERM (locks released)."""
+    from bot.scheduler.wiring import build as build_scheduler
+    from bot.slack.alert_sink import SlackAlertSink
+
+    deps = bot.deps
+    scheduler = build_scheduler(settings=deps.settings, store=deps.store,
+                                sink=SlackAlertSink(deps.sink, deps.redactor), source=deps.source,
+                                runbook=deps.service.runbook,
+                                on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds))
+    scheduler.start()
+    bot.on_stop.append(lambda: scheduler.shutdown(wait=True))

@@ -9,7 +9,6 @@ from bot.redact import Redactor
 from bot.service import Service
 from bot.settings import Settings
 from bot.slack.alert_ops import StoreAlertOps
-from bot.slack.alert_sink import SlackAlertSink
 from bot.slack.app import create_app
 from bot.slack.client import make_client
 from bot.slack.deps import AdminCache, Deps
@@ -36,20 +35,5 @@ def build(*, settings: Settings, redactor: Redactor, service: Service, source: E
     if socket_mode:
         assert settings.slack_app_token is not None
         socket = SocketMode(app, app_token=settings.slack_app_token.get_secret_value(), client=client)
-    bot = BotProcess(deps=deps, server=server, socket=socket, grace_seconds=grace)
-    start_alerts(bot)
-    return bot
-
-
-def start_alerts(bot: BotProcess) -> None:
-    """The scheduled checks and their alert threads: started now, stopped first on SIGTERM (locks released)."""
-    from bot.scheduler.wiring import build as build_scheduler
-
-    deps = bot.deps
     deps.alerts = StoreAlertOps(deps.store, deps.settings)
-    scheduler = build_scheduler(settings=deps.settings, store=deps.store,
-                                sink=SlackAlertSink(deps.sink, deps.redactor), source=deps.source,
-                                runbook=deps.service.runbook,
-                                on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds))
-    scheduler.start()
-    bot.on_stop.append(lambda: scheduler.shutdown(wait=True))
+    return BotProcess(deps=deps, server=server, socket=socket, grace_seconds=grace)
