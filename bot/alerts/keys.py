@@ -9,3 +9,4 @@ SENT = "alerts:sent:"  # + delivery id + ":" + channel: the message ts, written 
 DONE = "alerts:done:"  # + delivery id: the whole delivery is done (every channel)
 DELIVER_LOCK = "alerts:deliver"
 MARKER_TTL_SECONDS = 14 * 24 * 3600
+RESOLVED_KEPT_SECONDS = 7 * 24 * 3600  # a resolved alert's record (and thread) is re-used this long, then dropped

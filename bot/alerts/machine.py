@@ -37,7 +37,8 @@ def _posted(rec: Record) -> Posted:
 
 def _act(rec: Record, kind: ActionKind, *, changes: tuple[str, ...] = (), reason: str = "") -> tuple[Record, Action]:
     rec = rec.evolve(seq=rec.seq + 1)
-    return rec, Action(kind=kind, seq=rec.seq, view=View.of(rec), changes=changes, reason=reason)
+    return rec, Action(kind=kind, seq=rec.seq, view=View.of(rec), changes=changes, reason=reason,
+                       generation=int(rec.first_seen))
 
 
 def changes_between(old: Posted, new: Posted, summary: str) -> tuple[str, ...]:

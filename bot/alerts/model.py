@@ -86,7 +86,7 @@ class Record:
     resolved_at: float | None = None
     back_since: float | None = None  # seen again within the hold-down after resolving; re-opens once it persists
     muted: bool = False  # as of the last tick (a mute ending while firing adds a reply)
-    seq: int = 0  # deliveries made for this key so far: the next one's id is `<key>#<seq + 1>`
+    seq: int = 0  # deliveries made for this key so far: the next one's id is `<key>#<generation>.<seq + 1>`
     roots: dict[str, str] = field(default_factory=dict)  # channel -> root message ts (written back on delivery)
 
     def to_doc(self) -> dict[str, Any]:
@@ -149,10 +149,11 @@ class Action:
     view: View
     changes: tuple[str, ...] = ()
     reason: str = ""  # for replies: "change" or "unmuted"
+    generation: int = 0  # the record's first sighting: a key dropped and seen again gets fresh delivery ids
 
     @property
     def id(self) -> str:
-        return f"{self.view.key}#{self.seq}"
+        return f"{self.view.key}#{self.generation}.{self.seq}"
 
     def to_doc(self) -> dict[str, Any]:
         doc = asdict(self)
@@ -165,4 +166,4 @@ class Action:
         v = dict(doc["view"])
         v["objects"] = tuple(v.get("objects", ()))
         return cls(kind=doc["kind"], seq=int(doc["seq"]), view=View(**v), changes=tuple(doc.get("changes", ())),
-                   reason=str(doc.get("reason", "")))
+                   reason=str(doc.get("reason", "")), generation=int(doc.get("generation", 0)))

@@ -98,6 +98,10 @@ class Notifier:
             if versioned is not None:
                 self._requeue(key, versioned, queued_ids)
             obs = observations.get(key)
+            if obs is None and record is not None and versioned is not None and self._expired(record, versioned, now):
+                self.store.delete(keys.RECORD + key)  # resolved long ago: a new sighting starts a new thread
+                self._known.pop(key, None)
+                continue
             self._mutes[key] = is_muted = muted(self.store, key) is not None
             clusters = set(record.clusters if record is not None else ()) | set(obs.clusters if obs else ())
             new, actions = step(record, obs, now=now, policy=self.policy, muted=is_muted,
@@ -119,13 +123,18 @@ class Notifier:
                 self.store.push(keys.OUTBOX, json.dumps({"id": action.id, "key": key}))
             report.actions += len(actions)
 
+    @staticmethod
+    def _expired(record: Record, versioned: Versioned, now: float) -> bool:
+        return (record.state == "resolved" and record.resolved_at is not None
+                and now - record.resolved_at > keys.RESOLVED_KEPT_SECONDS and not versioned.doc.get("queued"))
+
     def _outbox_ids(self) -> set[str]:
         return {json.loads(item)["id"] for item in self.store.peek(keys.OUTBOX, 100_000)}
 
     def _requeue(self, key: str, versioned: Versioned, queued_ids: set[str]) -> None:
         """A delivery the record lists but the outbox lost (a replica died between the two writes)."""
         for entry in versioned.doc.get("queued", []):
-            action_id = f"{key}#{entry['seq']}"
+            action_id = Action.from_doc(entry).id
             if action_id not in queued_ids and self.store.get(keys.DONE + action_id) is None:
                 log.info("alerts: re-queueing delivery %s", action_id)
                 self.store.push(keys.OUTBOX, json.dumps({"id": action_id, "key": key}))
@@ -167,7 +176,7 @@ class Notifier:
             return True
         versioned = self.store.get_doc(keys.RECORD + key)
         found = next((a for a in (versioned.doc.get("queued", []) if versioned else [])
-                      if f"{key}#{a['seq']}" == action_id), None)
+                      if Action.from_doc(a).id == action_id), None)
         if versioned is None or found is None:
             return True  # delivered and settled already
         action, record = Action.from_doc(found), Record.from_doc(versioned.doc["record"])

@@ -94,13 +94,13 @@ def test_lifecycle(name: str) -> None:
 
 def test_actions_are_numbered_and_carry_the_view() -> None:
     rec, [root] = step(None, A, now=0, policy=POLICY)
-    assert rec is not None and root.id == f"{KEY}#1" and root.view.state == "firing"
+    assert rec is not None and root.id == f"{KEY}#0.1" and root.view.state == "firing"
     rec, [change] = step(rec, MORE, now=700, policy=POLICY)
-    assert change.id == f"{KEY}#2"
+    assert change.id == f"{KEY}#0.2"
     assert change.changes == ("1 more: c/ns/Pod/q",)
     rec, _ = step(rec, None, now=760, policy=POLICY)
     rec, [resolve] = step(rec, None, now=820, policy=POLICY)
-    assert resolve.id == f"{KEY}#3" and resolve.view.state == "resolved"
+    assert resolve.id == f"{KEY}#0.3" and resolve.view.state == "resolved"
     assert rec is not None and rec.state == "resolved" and rec.resolved_at == 820
 
 

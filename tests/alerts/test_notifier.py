@@ -142,7 +142,7 @@ def test_lost_outbox_push_is_requeued() -> None:
     store.ack(keys.OUTBOX, item)  # as if the replica died between the record write and the push
     sink.down = False
     n.tick([pool("a3")], now=T0 + 60)
-    assert len(sink.roots()) == 1 and json.loads(item)["id"].endswith("#1")
+    assert len(sink.roots()) == 1 and json.loads(item)["id"].endswith(".1")
 
 
 def test_store_down_alerts_still_go_out_marked_and_reconnect_replays_nothing() -> None:
@@ -182,3 +182,17 @@ def test_mute_unmute_and_list_firing() -> None:
     n.tick([pool("a3", condition="Ready=False")], now=T0 + 760)
     [reply] = sink.replies(sink.roots()[0].ts)
     assert "Mute ended" in reply.text
+
+
+def test_a_record_resolved_long_ago_is_dropped_and_a_new_sighting_starts_a_new_thread() -> None:
+    n, sink, store = make()
+    n.tick([pool("a3")], now=T0)
+    n.tick([], now=T0 + 60)
+    n.tick([], now=T0 + 120)
+    week = keys.RESOLVED_KEPT_SECONDS
+    n.tick([], now=T0 + 120 + week - 60)
+    assert store.get_doc(keys.RECORD + "nodepool-unhealthy:ci//NodePool/a3") is not None
+    n.tick([], now=T0 + 180 + week)
+    assert store.get_doc(keys.RECORD + "nodepool-unhealthy:ci//NodePool/a3") is None
+    n.tick([pool("a3")], now=T0 + 240 + week)
+    assert len(sink.roots()) == 2
