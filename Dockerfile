@@ -22,12 +22,9 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY handlers ./handlers
+# bot/runbook/data is a link to runbooks/: the wheel carries the runbooks as package data.
 COPY runbooks ./runbooks
 RUN /opt/rlark-bot/bin/pip install .
-# The runbook loader reads runbooks/ beside the installed `bot` package; the wheel does not carry them, so
-# they are copied to the very directory the loader names. -I keeps /src/bot (the working directory) from
-# shadowing the installed package.
-RUN /opt/rlark-bot/bin/python -I -c "import shutil, bot.runbook.loader as l; shutil.copytree('/src/runbooks', l.DEFAULT_DIR)"
 
 FROM ${PYTHON_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="rlark-bot" \

@@ -1,8 +1,13 @@
-"""Load and cross-check every runbook file; errors name the file and the path inside it."""
+"""Load and cross-check every runbook file; errors name the file and the path inside it.
+
+The runbooks ship inside the package as `bot/runbook/data/*.yaml` (package data, so a plain `pip install .`
+carries them); in the repository that directory is a link to `runbooks/`, the one copy that is edited.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib import resources
 from pathlib import Path
 
 import yaml
@@ -10,7 +15,9 @@ from pydantic import ValidationError
 
 from bot.runbook.schema import Case, Runbook, RunbookFile
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "runbooks"
+# Found through importlib.resources, wherever the package is installed (a wheel in site-packages, an editable
+# checkout); a package on the file system yields a real directory.
+DEFAULT_DIR = Path(str(resources.files("bot.runbook") / "data"))
 
 
 class RunbookError(ValueError):
