@@ -226,6 +226,7 @@ def _grep(args: list[str], text_file: Path, out_file: Path, locale: str) -> floa
 def matching(bundle: Path, repeat: int, work: Path) -> MatchResult:
     from bot.bundle import read_bundle
     from bot.diagnose.logscan import LogMatcher
+    from bot.redact import Redactor
     from bot.runbook import load_runbook
     from bot.signals.markers import LogView
 

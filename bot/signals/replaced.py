@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from bot.diagnose.scope import PodCtx
 
 EVICTION_REASONS = ("NodeNotReady", "TaintManagerEviction", "Evicted", "Preempted", "Preempting", "NodeShutdown")
-RAY_NODE_DEAD = re.compile(
-    r"(?i)address:? (\d{1,3}(?:\.\d{1,3}){3})\b[^\n]*?(?:has been marked dead|is dead|has died|marked as dead)")
+DEAD_WORDS = ("marked dead", "is dead", "has died", "marked as dead")
+ADDRESS = re.compile(r"(?i)address:? (\d{1,3}(?:\.\d{1,3}){3})\b")
 
 
 def _from_mirrors(sc: SignalContext) -> dict[str, list[str]]:
@@ -86,21 +86,35 @@ def _from_head_log(sc: SignalContext) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for head in (c for c in sc.scope.pods if c.is_head):
         for view in head.logs:
-            if "dead" not in view.text and "died" not in view.text:
-                continue
-            for m in RAY_NODE_DEAD.finditer(view.text):
-                ip = m.group(1)
+            for start, ip in _dead_addresses(view.text):
                 if ip in current:
                     continue
-                when = line_time(view.text, m.start(), year=sc.now.year)
+                when = line_time(view.text, start, year=sc.now.year)
                 later = [c for c in sc.scope.pods if not c.is_head and c.pod is not None and when is not None
                          and _created(c) is not None and (_created(c) or when) > when]
-                line = view.line_at(m.start())
+                line = view.line_at(start)
                 for c in later:
                     out.setdefault(c.name, []).append(
                         f"the Head's Ray marked the node at {ip} dead (line {line.number}); {c.name} was created "
                         f"after that with IP {c.pod.status.pod_ip if c.pod else '?'}")
     return out
+
+
+def _dead_addresses(text: str) -> list[tuple[int, str]]:
+    """(line start, address) of each line where Ray says a node at an address is dead: found by the words
+    first (str.find over the log), the address then read from that one line."""
+    out: list[tuple[int, str]] = []
+    for word in DEAD_WORDS:
+        pos = text.find(word)
+        while pos >= 0:
+            start = text.rfind("\n", 0, pos) + 1
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            m = ADDRESS.search(text, start, pos)
+            if m is not None:
+                out.append((start, m.group(1)))
+            pos = text.find(word, end)
+    return sorted(set(out))
 
 
 def _created(ctx: PodCtx) -> datetime | None:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.signals.markers import LogView
 
 DEFAULT = "/tmp/ray"
+HEAD_CHARS = 64 * 1024
 TEMP_FLAG = re.compile(r"--temp-dir[= ](/[^\s'\"]+)")
 TEMP_EXPORT = re.compile(r"\bRAY_TEMP_DIR=[\"']?(/[^\s'\";]+)")
 FS_ERROR = re.compile(
@@ -59,9 +60,12 @@ def temp_dirs(ctx: PodCtx) -> tuple[list[str], str]:
             if fixed:
                 return [fixed], f"RAY_TEMP_DIR={m.group(1)} set in the Task's {label}"
     for view in ctx.logs:
-        m = TEMP_FLAG.search(view.text) if "--temp-dir" in view.text else None
-        if m is None and "RAY_TEMP_DIR=" in view.text:
-            m = TEMP_EXPORT.search(view.text)
+        # The wrapper and a `set -x` prepare script print the command line and exports first: read the head
+        # of each log only, never the whole of a long training log.
+        head = view.text[:HEAD_CHARS]
+        m = TEMP_FLAG.search(head) if "--temp-dir" in head else None
+        if m is None and "RAY_TEMP_DIR=" in head:
+            m = TEMP_EXPORT.search(head)
         if m is not None:
             return [m.group(1).rstrip("/")], f"{m.group(0)} in the log"
     return [DEFAULT], "the default"
