@@ -112,6 +112,7 @@ class AppHost:
         self.app: App = create_app(self.deps, client=self.deps.sink.client, socket_mode=False)
         self._thread = threading.Thread(target=self.process.server.serve_forever, name="bot-http", daemon=True)
         self._started = False
+        self.last_response_url = ""
 
     # ---- lifecycle
 
@@ -143,6 +144,7 @@ class AppHost:
 
     def command_body(self, text: str, *, channel: str = CHANNEL, user: str = USER) -> bytes:
         response_url = self.slack.new_response_url(channel=channel, user=user)
+        self.last_response_url = response_url
         fields = slash_command_payload(text=text, channel_id=channel, user_id=user, response_url=response_url,
                                        trigger_id=f"{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:12]}")
         return urlencode(fields).encode("utf-8")
@@ -209,14 +211,20 @@ class CountingPool(ThreadPoolExecutor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         with self._cond:
             self.submitted += 1
+            self._cond.notify_all()
         future = super().submit(fn, *args, **kwargs)
         future.add_done_callback(self._done)
         return future
 
-    def _done(self, _: Future[Any]) -> None:
+    def _done(self, _: Future[Any]) -> None:  # also wakes `wait_submitted` callers
         with self._cond:
             self.finished += 1
             self._cond.notify_all()
+
+    def wait_submitted(self, count: int, *, timeout: float) -> bool:
+        """Wait until `count` pieces of work were handed in; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.submitted >= count, timeout)
 
     def wait_idle(self, *, submitted: int, timeout: float) -> None:
         with self._cond:
