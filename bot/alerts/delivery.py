@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bot.alerts.model import Action, View
-from bot.alerts.ports import AlertSink
+from bot.alerts.ports import AlertSink, DeliveryFailed
 from bot.alerts.routing import lang_of, route
 from bot.render.alert_blocks import Message, reply, root
 from bot.runbook import Runbook
@@ -20,6 +20,7 @@ from bot.settings import ChannelBinding
 
 log = logging.getLogger("bot.alerts")
 
+GAVE_UP = "-"  # the ts recorded for a channel that refused a root for good: its thread is never written to
 Done = Callable[[str], str | None]  # step name -> the ts recorded for it, None when not done yet
 Mark = Callable[[str, str], None]  # (step name, ts): record that the step reached Slack
 
@@ -63,7 +64,14 @@ class Deliverer:
                 posted[channel] = self._post_root(action, channel, done=done, mark=mark, degraded=degraded)
             return posted
         for channel, ts in targets.items():
-            self._thread(action, channel, ts, done=done, mark=mark, degraded=degraded)
+            if ts == GAVE_UP:
+                continue
+            try:
+                self._thread(action, channel, ts, done=done, mark=mark, degraded=degraded)
+            except DeliveryFailed as exc:
+                if not exc.permanent:
+                    raise
+                log.error("alert %s: %s refused it for good (%s); skipping that channel", action.id, channel, exc)
         return posted
 
     def _post_root(self, action: Action, channel: str, *, done: Done, mark: Mark, degraded: bool) -> str:
@@ -72,7 +80,13 @@ class Deliverer:
         if ts is not None:
             return ts
         msg = self._root(action.view, lang_of(channel, self.routes.channels), degraded)
-        ts = self.sink.post(channel=channel, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+        try:
+            ts = self.sink.post(channel=channel, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+        except DeliveryFailed as exc:
+            if not exc.permanent:
+                raise
+            log.error("alert %s: %s refused the root for good (%s); giving that channel up", action.id, channel, exc)
+            ts = GAVE_UP
         self.calls += 1
         mark(step, ts)
         return ts

@@ -163,7 +163,7 @@ class Notifier:
                 if (fence is not None and not fence()) or not self.store.renew_lock(lock, ttl_seconds=self.lock_ttl):
                     report.undelivered = len(self.store.peek(keys.OUTBOX, 100_000))
                     return
-                if not self._deliver(item, report):
+                if not self._deliver(item, report) and not self._give_up(item):
                     report.undelivered = len(self.store.peek(keys.OUTBOX, 100_000))
                     return
                 self.store.ack(keys.OUTBOX, item)
@@ -191,6 +191,24 @@ class Notifier:
         self.store.put(keys.DONE + action_id, "1", ttl_seconds=keys.MARKER_TTL_SECONDS)
         self._settle(key, action.seq, posted)
         report.delivered += 1
+        return True
+
+    def _give_up(self, item: str) -> bool:
+        """Count a refused attempt; after MAX_ATTEMPTS the delivery is set aside (dead queue, error log) so one
+        message Slack keeps refusing does not hold back every alert queued behind it. True when set aside."""
+        entry = json.loads(item)
+        action_id, key = str(entry["id"]), str(entry["key"])
+        counter = keys.ATTEMPTS + action_id
+        attempts = int(self.store.get(counter) or 0) + 1
+        if attempts < keys.MAX_ATTEMPTS:
+            self.store.put(counter, str(attempts), ttl_seconds=keys.MARKER_TTL_SECONDS)
+            return False
+        log.error("alerts: Slack refused delivery %s %d times; set aside in %s", action_id, attempts, keys.DEAD)
+        self.store.push(keys.DEAD, item)
+        self.store.put(keys.DONE + action_id, "dead", ttl_seconds=keys.MARKER_TTL_SECONDS)
+        seq = int(action_id.rsplit(".", 1)[1])
+        self._settle(key, seq, {})
+        self.store.delete(counter)
         return True
 
     def _settle(self, key: str, seq: int, posted: dict[str, str]) -> None:

@@ -10,7 +10,16 @@ from typing import Any, Protocol
 
 
 class DeliveryFailed(Exception):
-    """Slack unreachable, or it refused the call after the client's retries; the delivery is tried again later."""
+    """Slack unreachable, or it refused the call after the client's retries.
+
+    The delivery stays queued and is tried again on the next tick, unless `permanent` says retrying cannot help
+    (channel_not_found, not_in_channel, is_archived, invalid_blocks, msg_too_long): then that channel's step is
+    given up with a log line, so one bad channel does not hold back every alert behind it.
+    """
+
+    def __init__(self, message: str, *, permanent: bool = False) -> None:
+        super().__init__(message)
+        self.permanent = permanent
 
 
 class AlertSink(Protocol):

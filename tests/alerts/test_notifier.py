@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from alerts.fakes import RecordingSink
 from alerts.helpers import T0, pending, pool, settings
@@ -196,3 +197,46 @@ def test_a_record_resolved_long_ago_is_dropped_and_a_new_sighting_starts_a_new_t
     assert store.get_doc(keys.RECORD + "nodepool-unhealthy:ci//NodePool/a3") is None
     n.tick([pool("a3")], now=T0 + 240 + week)
     assert len(sink.roots()) == 2
+
+
+class RefusingSink(RecordingSink):
+    """Slack refusing one channel for good, or one message every time."""
+
+    def __init__(self, *, bad_channel: str = "", refuse_text: str = "") -> None:
+        super().__init__()
+        self.bad_channel, self.refuse_text = bad_channel, refuse_text
+
+    def post(self, **kw: Any) -> str:
+        from bot.alerts.ports import DeliveryFailed
+
+        if kw["channel"] == self.bad_channel:
+            raise DeliveryFailed("Slack refused: channel_not_found", permanent=True)
+        if self.refuse_text and self.refuse_text in kw["text"]:
+            raise DeliveryFailed("Slack refused: invalid_blocks")
+        return super().post(**kw)
+
+
+def test_a_channel_refusing_for_good_does_not_block_the_others() -> None:
+    channels = {"C-GONE": ChannelBinding(clusters="*", namespaces="*", alerts=True),
+                "C-CI": ChannelBinding(clusters="*", namespaces="*", alerts=True)}
+    sink = RefusingSink(bad_channel="C-GONE")
+    n = Notifier(store=MemoryStore(now=Clock()), sink=sink, settings=settings(channels=channels))
+    n.tick([pool("a3")], now=T0)
+    n.tick([], now=T0 + 60)
+    n.tick([], now=T0 + 120)
+    [root] = sink.roots("C-CI")
+    assert [s.state for s in sink.replies(root.ts)] == ["resolved"]
+    assert n.store.peek(keys.OUTBOX, 5) == []
+
+
+def test_a_message_refused_every_time_is_set_aside_after_max_attempts() -> None:
+    sink = RefusingSink(refuse_text="b1")
+    store = MemoryStore(now=Clock())
+    n = Notifier(store=store, sink=sink, settings=settings())
+    n.tick([pool("b1")], now=T0)
+    n.tick([pool("b1"), pool("a3")], now=T0 + 60)
+    assert sink.sent == [], "the refused head holds the queue while it may still be an outage"
+    for i in range(2, keys.MAX_ATTEMPTS + 1):
+        n.tick([pool("b1"), pool("a3")], now=T0 + 60 * i)
+    assert [r.metadata["event_payload"]["key"] for r in sink.roots()] == ["nodepool-unhealthy:ci//NodePool/a3"]
+    assert len(store.peek(keys.DEAD, 5)) == 1
