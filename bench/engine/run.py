@@ -40,11 +40,12 @@ RESULTS = HERE / "RESULTS.md"
 JOB = "ppo-bench-1k"
 # What a correct diagnosis of the generated job must contain (gen.py plants exactly these two failures).
 EXPECTED = {"rlark.ray.worker-exit-nonzero", "rlark.run.nccl"}
-TARGET_WALL_S = 5.0
-TARGET_RSS_MIB = 500.0
+TARGET_VS_GREP = 1.5  # diagnose wall time, fresh process, at most this many times one grep -E -f scan of the logs
+TARGET_RSS_MIB = 300.0
 TARGET_RATIO = 1 / 3
 
 sys.path.insert(0, str(REPO))
+LOAD = os.getloadavg()
 
 
 # --------------------------------------------------------------------------------------------------- (a) child
@@ -388,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     ours_mbs, grep_mbs = mb / m.ours_s, mb / m.grep_s
     ratio = ours_mbs / grep_mbs
 
-    ok_wall, ok_rss, ok_ratio = wall_med < TARGET_WALL_S, rss_max < TARGET_RSS_MIB, ratio >= TARGET_RATIO
+    vs_grep = wall_med / m.grep_s
+    ok_wall, ok_rss, ok_ratio = vs_grep <= TARGET_VS_GREP, rss_max < TARGET_RSS_MIB, ratio >= TARGET_RATIO
     prof_text = ""
     if not (ok_wall and ok_rss):
         prof_file = work / "diagnose.prof"
@@ -402,8 +404,9 @@ def main(argv: list[str] | None = None) -> int:
         return "met" if ok else "**MISSED**"
 
     rows = [
-        (f"diagnose wall, fresh process (median of {len(runs)})", f"{wall_med:.2f} s", f"< {TARGET_WALL_S:.0f} s",
-         mark(ok_wall)),
+        (f"diagnose wall, fresh process (median of {len(runs)})", f"{wall_med:.2f} s",
+         f"<= {TARGET_VS_GREP:g}x grep = {TARGET_VS_GREP * m.grep_s:.2f} s", mark(ok_wall)),
+        ("  diagnose wall / grep -E -f scan of the same logs", f"{vs_grep:.1f}x", f"<= {TARGET_VS_GREP:g}x", ""),
         ("  runs", ", ".join(f"{w:.2f}" for w in walls) + " s", "", ""),
         ("  import / read_bundle / load_runbook", f"{ph['import']:.2f} / {ph['read']:.2f} / {ph['runbook']:.2f} s",
          "", ""),
@@ -517,9 +520,9 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
     notes.append("Logs are synthetic: the Head's driver log (1/8 of the volume) carries forwarded actor output; "
                  "worker logs carry raylet/NCCL/PyTorch/tqdm noise so that the volume is spread over 1,001 pods "
                  "(real worker pods log less, their output goes to the driver).")
-    notes.append("Both matching sides scan the log text as `read_bundle` returns it. That reader opens logs with "
-                 "universal newlines (bot/bundle/reader.py, `Path.read_text`), so tqdm's `\\r` redraws become separate "
-                 "lines and the engine's evidence line numbers run ahead of the file's (reported as a bug).")
+    notes.append(f"Machine load while measuring (1-minute load average on {mach['nproc']} CPUs): "
+                 f"{LOAD[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end. The machine is shared; wall "
+                 "times on both sides grow with the load, their ratio less so.")
     lines += [f"- {n}" for n in notes]
     if prof_text:
         lines += ["", "## Profile of one diagnose run (cProfile, by own time)", "", "```", prof_text, "```"]

@@ -62,10 +62,10 @@ def temp_dirs(ctx: PodCtx) -> tuple[list[str], str]:
     for view in ctx.logs:
         # The wrapper and a `set -x` prepare script print the command line and exports first: read the head
         # of each log only, never the whole of a long training log.
-        head = view.text[:HEAD_CHARS]
-        m = TEMP_FLAG.search(head) if "--temp-dir" in head else None
-        if m is None and "RAY_TEMP_DIR=" in head:
-            m = TEMP_EXPORT.search(head)
+        text = view.text
+        m = TEMP_FLAG.search(text, 0, HEAD_CHARS) if text.find("--temp-dir", 0, HEAD_CHARS) >= 0 else None
+        if m is None and text.find("RAY_TEMP_DIR=", 0, HEAD_CHARS) >= 0:
+            m = TEMP_EXPORT.search(text, 0, HEAD_CHARS)
         if m is not None:
             return [m.group(1).rstrip("/")], f"{m.group(0)} in the log"
     return [DEFAULT], "the default"
