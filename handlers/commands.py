@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from slack_bolt import Ack
@@ -10,18 +12,20 @@ from bot.errors import UsageError
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
 from bot.slack.deps import Deps
-from bot.slack.flow import Ask, run_diagnosis, tell
+from bot.slack.flow import Ask, run_diagnosis, tell, tell_user
 from bot.slack.payloads import Command, parse_command
 from bot.slack.tickets import run_ticket
 from handlers.alerts import alerts_command
 from handlers.common import ack_with, channel_lang, first_time, hand_off
+
+ACK_BUDGET_SECONDS = 1.5  # what the alerts commands may spend before the ack (Slack allows 3 s in all)
 
 
 def on_command(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
     channel, user = str(body.get("channel_id", "")), str(body.get("user_id", ""))
     lang = channel_lang(deps, channel)
     slash = deps.settings.slash_command
-    if deps.readiness.draining or not deps.readiness.ready:
+    if not deps.readiness.taking_commands:
         ack_with(ack, deps, ephemeral("starting", lang=lang, redactor=deps.redactor))
         return
     try:
@@ -35,22 +39,52 @@ def on_command(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
         ack_with(ack, deps, ephemeral("help", lang=lang, redactor=deps.redactor, command=slash))
         deps.metrics.count_command(command="help", outcome="ok")
         return
-    if not first_time(deps, body.get("trigger_id")):
-        ack()
-        return
+    trigger, response_url = body.get("trigger_id"), body.get("response_url")
     if cmd.verb in ("alerts", "mute", "unmute"):
-        ack_with(ack, deps, alerts_command(deps, cmd, channel=channel, user=user, lang=lang))
+        _alerts_now_or_later(deps, ack, cmd, channel=channel, user=user, lang=lang, trigger=trigger,
+                             response_url=response_url)
         return
-    ack()
-    _diagnose_later(deps, cmd, channel=channel, user=user, lang=lang, response_url=body.get("response_url"))
+    ack()  # before any store or Slack call: a slow Redis must never make Slack wait
+    _diagnose_later(deps, cmd, channel=channel, user=user, lang=lang, response_url=response_url, trigger=trigger)
 
 
-def _diagnose_later(deps: Deps, cmd: Command, *, channel: str, user: str, lang: str,
-                    response_url: str | None) -> None:
+def _alerts_now_or_later(deps: Deps, ack: Ack, cmd: Command, *, channel: str, user: str, lang: str,
+                         trigger: str | None, response_url: str | None) -> None:
+    """Answered in the ack when the store answers quickly (it nearly always does); else acknowledged at once
+    and answered through the response_url, so a slow Redis never makes Slack wait past its 3 s."""
+
+    def work() -> SlackMessage | None:
+        if not first_time(deps, trigger):
+            return None
+        return alerts_command(deps, cmd, channel=channel, user=user, lang=lang)
+
+    future = deps.pool.submit(work)
+    try:
+        reply = future.result(timeout=ACK_BUDGET_SECONDS)
+    except FutureTimeout:
+        ack()
+
+        def later(done: Future[SlackMessage | None]) -> None:
+            message = done.result() if done.exception() is None else None
+            if message is not None:
+                tell_user(deps, channel=channel, user=user, message=message, response_url=response_url)
+
+        future.add_done_callback(later)
+        return
+    if reply is None:
+        ack()
+    else:
+        ack_with(ack, deps, reply)
+
+
+def _diagnose_later(deps: Deps, cmd: Command, *, channel: str, user: str, lang: str, response_url: str | None,
+                    trigger: str | None) -> None:
     assert cmd.target is not None
     ask = Ask(channel=channel, user=user, target=cmd.target, lang=lang, response_url=response_url)
 
     def work() -> str:
+        if not first_time(deps, trigger):  # a request already taken (Slack's retry, a double submission)
+            return "duplicate_request"
         return run_ticket(deps, ask) if cmd.verb == "ticket" else run_diagnosis(deps, ask)
 
     def say(message: SlackMessage) -> None:

@@ -15,6 +15,15 @@ from bot.render.slack_message import SlackMessage
 from bot.slack.sink import SlackDown, SlackSink, seal_message
 
 
+# Refusals that no retry will fix for this channel: the delivery to it is given up (others go on).
+PERMANENT = frozenset({"channel_not_found", "not_in_channel", "is_archived", "restricted_action",
+                       "cant_update_message", "message_not_found", "thread_not_found"})
+
+
+def _failed(exc: SlackDown) -> DeliveryFailed:
+    return DeliveryFailed(str(exc), permanent=exc.error in PERMANENT)
+
+
 def identifiers(metadata: dict[str, Any]) -> tuple[str, ...]:
     payload = metadata.get("event_payload") or {}
     ids = [payload.get("key"), payload.get("object"), *(payload.get("objects") or [])]
@@ -34,11 +43,11 @@ class SlackAlertSink:
         try:
             return self._sink.post(channel=channel, message=self._sealed(text, blocks, metadata), thread_ts=thread_ts)
         except SlackDown as exc:
-            raise DeliveryFailed(str(exc)) from exc
+            raise _failed(exc) from exc
 
     def update(self, *, channel: str, ts: str, text: str, blocks: list[dict[str, Any]],
                metadata: dict[str, Any]) -> None:
         try:
             self._sink.update(channel=channel, ts=ts, message=self._sealed(text, blocks, metadata))
         except SlackDown as exc:
-            raise DeliveryFailed(str(exc)) from exc
+            raise _failed(exc) from exc

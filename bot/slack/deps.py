@@ -44,6 +44,7 @@ class Readiness:
         self._missing: dict[str, str] = {"slack": "Slack auth not checked yet", "store": "store not checked yet",
                                          "source": "evidence source not checked yet"}
         self.draining = False
+        self.started = False  # everything answered at least once: commands are taken from then on
 
     def mark(self, part: str, problem: str | None) -> None:
         with self._lock:
@@ -51,6 +52,13 @@ class Readiness:
                 self._missing.pop(part, None)
             else:
                 self._missing[part] = problem
+            if not self._missing:
+                self.started = True
+
+    @property
+    def taking_commands(self) -> bool:
+        """Once started, commands are answered even while a dependency is down (Redis: dedupe off)."""
+        return self.started and not self.draining
 
     @property
     def ready(self) -> bool:

@@ -20,7 +20,12 @@ from bot.render.slack_message import SlackMessage
 
 
 class SlackDown(Exception):
-    """Slack refused or could not be reached after the client's retries."""
+    """Slack refused or could not be reached after the client's retries. `error` is Slack's error code when
+    Slack answered (`channel_not_found`, ...), None when it could not be reached."""
+
+    def __init__(self, message: str, *, error: str | None = None) -> None:
+        super().__init__(message)
+        self.error = error
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,8 @@ class SlackSink:
         try:
             return fn(**kwargs)
         except SlackApiError as exc:
-            raise SlackDown(f"Slack refused: {exc.response.get('error', 'error')}") from exc
+            error = str(exc.response.get("error", "error"))
+            raise SlackDown(f"Slack refused: {error}", error=error) from exc
         except Exception as exc:  # connection refused, timeouts, TLS: after the client's own retries
             raise SlackDown(f"Slack unreachable: {type(exc).__name__}") from exc
 
