@@ -45,13 +45,19 @@ def _signal_hits(name: str, sc: SignalContext) -> list[Hit]:
 
 
 def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
-               candidates: dict[int, dict[str, int]], others: list[PodCtx]) -> list[Hit]:
+               candidates: dict[int, dict[str, int]], others: list[PodCtx],
+               with_candidate: dict[str, set[str]]) -> list[Hit]:
     hits: list[Hit] = []
     for trigger in case.when:
         if trigger.signal is not None:
             hits.extend(_signal_hits(trigger.signal, sc))
             continue
-        for ctx in scope.pods + others:
+        pods = scope.pods + others
+        if trigger.log is not None and matcher.covers(trigger.log):
+            # Only pods with a prefilter candidate can match: no per-pod pass over every condition.
+            keys = with_candidate.get(trigger.log.pattern.pattern, set())
+            pods = [c for c in pods if c.key in keys]
+        for ctx in pods:
             hit = match_trigger(trigger, ctx, matcher, candidates)
             if hit is not None:
                 hits.append(hit)
@@ -224,9 +230,14 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
     matcher = _matcher(runbook)
     candidates = prefilter_all(matcher, [v for c in scope.pods for v in c.logs])
     orphan_events = [PodCtx(name=target.name, cluster="", namespace="", events=scope.events)] if scope.events else []
+    with_candidate: dict[str, set[str]] = {}
+    for ctx in scope.pods:
+        for view in ctx.logs:
+            for pattern in candidates.get(id(view), {}):
+                with_candidate.setdefault(pattern, set()).add(ctx.key)
     matched: dict[str, list[Hit]] = {}
     for case in runbook.cases.values():
-        hits = _case_hits(case, scope, sc, matcher, candidates, orphan_events)
+        hits = _case_hits(case, scope, sc, matcher, candidates, orphan_events, with_candidate)
         if hits:
             matched[case.id] = hits
     _one_unit(matched, target)

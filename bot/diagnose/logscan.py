@@ -79,6 +79,10 @@ class LogMatcher:
             return None
         return db
 
+    def covers(self, cond: LogCond) -> bool:
+        """Whether the prefilter decides for `cond`: a log without a candidate for it cannot match."""
+        return cond.pattern.pattern in self._hs_patterns
+
     def skips(self, cond: LogCond, candidates: dict[str, int]) -> bool:
         """True when the prefilter already proved `cond` cannot match this log (the common case)."""
         pat = cond.pattern.pattern
