@@ -146,6 +146,15 @@ class _Index:
                 ctx.events.extend(self.events_by_object.get((ctx.cluster, "PersistentVolumeClaim", claim), []))
 
 
+def _orphans(ev: Evidence, tasks: list[Task], where: str) -> tuple[list[Task], str]:
+    """Tasks of a Job that the Job list (read, not missing) does not hold are orphans, not a job to diagnose:
+    no Tasks, and `where` names them. Without the Job list they are all there is, and they are diagnosed."""
+    if any(e.endswith("jobs.rlinf.io.json") for e in ev.not_collected):
+        return tasks, where
+    orphans = ", ".join(sorted(t.ref() for t in tasks))
+    return [], where + f"; the Job object does not exist, but Tasks still carry its label or owner: {orphans}"
+
+
 def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
     job = next((j for j in ev.jobs if j.name == target.name), None)
     tasks = [t for t in ev.tasks if t.metadata.labels.get(JOB_LABEL) == target.name
@@ -154,12 +163,8 @@ def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
     task_namespaces = sorted({t.namespace for t in ev.tasks}) or ["(none collected)"]
     where = (f"looked for Job {target.name!r} in jobs.rlinf.io and tasks.rlinf.io (label {JOB_LABEL}) "
              f"across clusters {where_clusters}; Task namespaces {', '.join(task_namespaces)}")
-    jobs_read = not any(e.endswith("jobs.rlinf.io.json") for e in ev.not_collected)
-    if job is None and tasks and jobs_read:
-        # The Job list was read and the Job is not in it: these Tasks are orphans, not a job to diagnose.
-        orphans = ", ".join(sorted(t.ref() for t in tasks))
-        where += f"; the Job object does not exist, but Tasks still carry its label or owner: {orphans}"
-        tasks = []
+    if job is None and tasks:
+        tasks, where = _orphans(ev, tasks, where)
     scope = Scope(target=target, evidence=ev, found=job is not None or bool(tasks), where=where, job=job,
                   tasks=tasks)
     if not scope.found:
