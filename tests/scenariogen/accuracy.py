@@ -598,6 +598,7 @@ def member_cluster_empty() -> Scenario:
     def empty_member_dir(sc_: Scenario) -> None:
         out = SCENARIOS / sc_.name / "bundle"
         (out / "gpu-b").mkdir(parents=True, exist_ok=True)
+        (out / "gpu-b" / ".gitkeep").write_text("", encoding="utf-8")  # git keeps no empty directory
         snap = out / "snapshot.yaml"
         snap.write_text(snap.read_text(encoding="utf-8").replace("- gpu-a\n", "- gpu-a\n- gpu-b\n"),
                         encoding="utf-8")
