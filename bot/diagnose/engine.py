@@ -152,10 +152,11 @@ def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Rol
 
 def _roles(scope: Scope) -> Roles:
     heads = [c for c in scope.pods if c.is_head]
-    # "Ray cluster is ready" without a failed check before it: the node check passed, every worker had joined.
-    formed = [c.key for c in heads if any((v.markers.check_passed or v.markers.ready is not None)
-                                          and v.markers.check_failed is None
-                                          for v in c.logs if v.excerpt.source.container == "main")]
+    # "Ray cluster is ready" (or the run script, which only starts after it) without a failed check before it:
+    # the node check passed, every worker had joined.
+    formed = [c.key for c in heads if any(
+        (v.markers.check_passed or v.markers.ready is not None or v.markers.run is not None)
+        and v.markers.check_failed is None for v in c.logs if v.excerpt.source.container == "main")]
     return Roles(heads=frozenset(c.key for c in heads), formed=frozenset(formed),
                  workers=frozenset(c.key for c in scope.pods if c.task is not None and not c.is_head))
 

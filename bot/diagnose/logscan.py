@@ -8,6 +8,7 @@ Hyperscan installed, fall back to `re` over the text.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -136,6 +137,21 @@ class LogMatcher:
 
 
 
+_SCRATCH = threading.local()
+
+
+def _scratch(db: Any) -> Any:
+    """This thread's scratch space for `db`: a scratch serves one scan at a time, and the Slack bot diagnoses on
+    several threads with the one shared matcher (a shared scratch raises ScratchInUseError)."""
+    mine: dict[int, tuple[Any, Any]] | None = getattr(_SCRATCH, "by_db", None)
+    if mine is None:
+        mine = _SCRATCH.by_db = {}
+    entry = mine.get(id(db))
+    if entry is None:  # the database is kept with its scratch, so its id is never reused while it is here
+        entry = mine[id(db)] = (db, hyperscan.Scratch(db))
+    return entry[1]
+
+
 def _first_lines(db: Any, text: str) -> dict[int, int]:
     """Pattern id -> character offset of the start of the line holding its first match."""
     data = text.encode("utf-8", "surrogatepass")
@@ -145,7 +161,7 @@ def _first_lines(db: Any, text: str) -> dict[int, int]:
         found.setdefault(pid, end)
         return False
 
-    db.scan(data, match_event_handler=on_match)
+    db.scan(data, match_event_handler=on_match, scratch=_scratch(db))
     ascii_only = len(data) == len(text)
     out: dict[int, int] = {}
     for pid, end in found.items():

@@ -36,7 +36,7 @@ ERROR_LINE = re.compile(
     r"refused|timed out|timeout|cannot|could not|unable to|not found|segmentation fault|core dumped|"
     r"no such file or directory|read-only file system|no space left on device|EnvironmentNameNotFound)\b|"
     r"错误|失败|异常|(?:连接|请求|读取|响应|通信|通讯|等待)超时|断开|急停|"
-    r"\bE\d{4} \d\d:\d\d|^\s*\w+(?:\.\w+)*(?:Error|Exception):)"
+    r"\bE\d{4} \d\d:\d\d|^\s*\w+(?:\.\w+)*(?:Error|Exception|NotFound):)"
 )
 BENIGN = re.compile(
     r"(?i)\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?[ _-]?(?:rate|count|s)?\s*[=:]\s*0(?:\.0+)?\b|"

@@ -63,18 +63,22 @@ def _from_events(ctx: PodCtx) -> list[str]:
     pod = ctx.pod
     if pod is None:
         return []
-    uid, node = pod.metadata.uid, pod.spec.node_name
+    uid, node, created = pod.metadata.uid, pod.spec.node_name, pod.metadata.creation_timestamp
     out: list[str] = []
     for ev in ctx.events:
         io = ev.involved_object
         if io.kind != "Pod" or io.name != ctx.name:
             continue
         older = bool(uid and io.uid and io.uid != uid)
-        elsewhere = ev.reason in EVICTION_REASONS and bool(node and ev.source.host and ev.source.host != node)
-        if older or elsewhere:
+        evicted = ev.reason in EVICTION_REASONS
+        elsewhere = evicted and bool(node and ev.source.host and ev.source.host != node)
+        # An eviction reported before this pod existed was about the instance it replaced.
+        before = evicted and created is not None and ev.when is not None and ev.when < created
+        if older or elsewhere or before:
             where = f" on {ev.source.host}" if ev.source.host else ""
-            out.append(f"{ev.reason}{where} about an earlier instance (UID {io.uid or '?'}, now {uid}): "
-                       f"{clip(ev.message, 200)}")
+            about = f"UID {io.uid}, now {uid}" if older else f"before this pod was created at {created:%H:%M:%SZ}" \
+                if before and created is not None else f"its node was {ev.source.host}, now {node}"
+            out.append(f"{ev.reason}{where} about an earlier instance ({about}): {clip(ev.message, 200)}")
             if len(out) >= 2:
                 break
     return out

@@ -466,6 +466,35 @@ def replaced_after_node_not_ready() -> Scenario:
 
 
 @scenario
+def replaced_after_preemption() -> Scenario:
+    sc = Scenario("seen-worker-replaced-preempted")
+    sc.cluster("gpu-b")
+    job = standard_job(sc, "dpo-vla-1122", workers=2, agent="gpu-b", age_min=300,
+                       worker_kw={"role": "Actor"})
+    fill_healthy_logs(job, steps=120)
+    p = job.task("rollout").pods[0]
+    sc.node(p.node or "").used_gpus = 0
+    new = sc.node("gpu-b-node-05")
+    new.used_gpus = 8
+    p.node, p.ip = new.name, new.ip
+    p.uid_salt = "after-preemption"
+    p.started_min = 95
+    p.logs = main_logs(p, healthy_worker_log(p))
+    # Events kept by an aggregator that drops involvedObject.uid and source.host: only their times tell.
+    for reason, msg, at in (
+            ("Preempted", "Preempted by pod 3f0c2a1e-5b7d-4e0a-9c31-7a9e2d4b6f10 on node gpu-b-node-02", 96.0),
+            ("Killing", "Stopping container main", 95.9)):
+        p.events.append(event("rlark-system", kind="Pod", name=p.name, uid="", reason=reason, etype="Warning"
+                              if reason == "Preempted" else "Normal", message=msg, first=ts(at),
+                              component="default-scheduler" if reason == "Preempted" else "kubelet"))
+    sc.expects("A higher-priority inference pod preempted rollout-0; the StatefulSet recreated it under the same name "
+               "on another node. The event export kept neither UIDs nor hosts: only that the preemption happened "
+               "before the current pod was created says it is a new instance.",
+               first="rlark.worker.replaced")
+    return sc
+
+
+@scenario
 def replaced_seen_by_ray() -> Scenario:
     sc = Scenario("seen-worker-replaced-ray-node-dead")
     sc.cluster("gpu-b")
