@@ -7,6 +7,7 @@ The Kubernetes client is imported only when a live source is first used.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -112,8 +113,11 @@ class BundleSource:
 class LiveSource:
     """Live clusters through kubeconfig contexts (or in-cluster config), read-only and budgeted."""
 
-    def __init__(self, *, kubeconfig: str | None, context: str | None, settings: Settings) -> None:
+    def __init__(self, *, kubeconfig: str | None, context: str | None, settings: Settings,
+                 observe: Callable[[str, str, str], None] | None = None) -> None:
+        """`observe(verb, resource, status)` hears of every Kubernetes request (the bot counts them in a metric)."""
         self.kubeconfig, self.context, self.settings = kubeconfig, context, settings
+        self.observe = observe
 
     @property
     def label(self) -> str:
@@ -134,7 +138,8 @@ class LiveSource:
         from bot.cluster.locate import locate
 
         try:
-            found = locate(target, kubeconfig=self.kubeconfig, context=self.context, settings=self.settings)
+            found = locate(target, kubeconfig=self.kubeconfig, context=self.context, settings=self.settings,
+                           observe=self.observe)
         except TargetNotFound as exc:
             raise NotFound(f"{target} not found: looked in {exc.where}") from exc
         except CollectionError as exc:
@@ -148,7 +153,7 @@ class LiveSource:
         try:
             collected = collect(target, kubeconfig=self.kubeconfig, context=self.context,
                                 namespace=target.namespace or None, settings=self.settings,
-                                progress=progress or NullProgress())
+                                progress=progress or NullProgress(), observe=self.observe)
         except TargetNotFound as exc:
             raise NotFound(f"{target} not found: looked in {exc.where}") from exc
         except CollectionError as exc:
@@ -161,17 +166,17 @@ class LiveSource:
 
         try:
             collected = collect_checks(kubeconfig=self.kubeconfig, context=self.context, settings=self.settings,
-                                       progress=progress or NullProgress())
+                                       progress=progress or NullProgress(), observe=self.observe)
         except CollectionError as exc:
             raise SourceError(str(exc)) from exc
         return Gathered(collected.to_evidence(), frozenset(collected.listed))
 
 
 def open_source(*, snapshot: str | None, kubeconfig: str | None, context: str | None,
-                settings: Settings) -> EvidenceSource:
+                settings: Settings, observe: Callable[[str, str, str], None] | None = None) -> EvidenceSource:
     """`--snapshot DIR` reads a bundle; otherwise live clusters. `--snapshot ''` is a usage error, not live mode."""
     if snapshot is not None:
         if kubeconfig or context:
             raise UsageError("--snapshot reads a bundle: it cannot be combined with --kubeconfig or --context")
         return BundleSource(snapshot)
-    return LiveSource(kubeconfig=kubeconfig, context=context, settings=settings)
+    return LiveSource(kubeconfig=kubeconfig, context=context, settings=settings, observe=observe)

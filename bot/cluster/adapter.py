@@ -7,6 +7,7 @@ and 512 pods are not pushed through the SDK's model deserializer.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import urllib3
@@ -121,10 +122,13 @@ class ClusterAdapter:
             timeout = min(self._pacing.budget.request_timeout_seconds, remaining)
             asked: float | None = None
             try:
-                return self._send(path, query, timeout=timeout, log=log, what=what)
+                data = self._send(path, query, timeout=timeout, log=log, what=what)
+                self._observe(path, "200")
+                return data
             except _Gone:
                 raise
             except ApiException as exc:
+                self._observe(path, str(exc.status))
                 self.answered = True
                 last = _status_line(exc)
                 if exc.status == 410 and "continue" in query:
@@ -133,6 +137,7 @@ class ClusterAdapter:
                     raise ReadFailed(f"{self.name}: {what}: {last}", status=exc.status) from exc
                 asked = _asked(exc)
             except (urllib3.exceptions.HTTPError, OSError) as exc:
+                self._observe(path, "error")
                 last = reason(exc)
                 if attempt == attempts - 1:
                     if self.answered and read_timed_out(exc):
@@ -146,6 +151,12 @@ class ClusterAdapter:
                                                     stats=self._pacing.stats, sleep=self._pacing.sleep):
                 break
         raise ReadFailed(f"{self.name}: {what}: {last} (gave up after {attempt + 1} attempts)")
+
+    def _observe(self, path: str, status: str) -> None:
+        hook = self._pacing.on_result
+        if hook is not None:
+            verb, resource = verb_and_resource(path)
+            hook(verb, resource, status)
 
     def _send(self, path: str, query: dict[str, str], *, timeout: float, log: bool, what: str) -> bytes:
         with self._pacing.limiter:
@@ -174,6 +185,18 @@ def read_timed_out(exc: BaseException) -> bool:
     if isinstance(inner, urllib3.exceptions.ConnectTimeoutError):
         return False
     return isinstance(inner, (urllib3.exceptions.ReadTimeoutError, TimeoutError))
+
+
+_PATH = re.compile(r"^/(?:api/v1|apis/[^/]+/[^/]+)(?:/namespaces/[^/]+)?/([^/]+)(?:/([^/]+)(?:/([^/]+))?)?")
+
+
+def verb_and_resource(path: str) -> tuple[str, str]:
+    """`/api/v1/namespaces/ns/pods/p/log` -> ("get", "pods/log"); `/apis/rlinf.io/v1alpha1/jobs` -> ("list", "jobs")."""
+    m = _PATH.match(path)
+    if m is None:
+        return "get", "other"
+    plural, name, sub = m.groups()
+    return ("get" if name else "list"), plural + (f"/{sub}" if sub else "")
 
 
 def _asked(exc: ApiException) -> float | None:

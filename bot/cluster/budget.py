@@ -55,3 +55,4 @@ class Pacing:
     limiter: threading.Semaphore
     sleep: Callable[[float], None] = time.sleep
     on_request: Callable[[str], None] | None = None
+    on_result: Callable[[str, str, str], None] | None = None  # (verb, resource, status) of every attempt

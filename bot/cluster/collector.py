@@ -15,7 +15,7 @@ from bot.cluster.plan_checks import collect_for_checks
 from bot.cluster.plan_job import collect_job
 from bot.cluster.plan_pod import collect_pod, collect_runner
 from bot.cluster.progress import NullProgress, Progress
-from bot.cluster.session import Session
+from bot.cluster.session import Observe, Session
 from bot.models import Target, TargetKind
 from bot.models.rlark import AGENT_NAMESPACE_PREFIX
 from bot.settings import Settings
@@ -28,7 +28,7 @@ def cluster_name(context: str) -> str:
 
 def collect(target: Target, *, kubeconfig: str | None, context: str | None, namespace: str | None,
             settings: Settings, progress: Progress | None = None, now: datetime | None = None,
-            stats: Stats | None = None) -> Collected:
+            stats: Stats | None = None, observe: Observe | None = None) -> Collected:
     """Read what `target` needs. Raises TargetNotFound or CollectionError (one line); partial failures are
     lines in the result's `problems`."""
     progress = progress or NullProgress()
@@ -43,7 +43,7 @@ def collect(target: Target, *, kubeconfig: str | None, context: str | None, name
             raise CollectionError(f"the kubeconfig has no context {chosen!r}")
         acc = Collected(captured_at=now or datetime.now(UTC))
         name = cluster_name(chosen)
-        with Session(source, settings=settings, acc=acc, progress=progress) as session:
+        with Session(source, settings=settings, acc=acc, progress=progress, observe=observe) as session:
             if target.kind is TargetKind.JOB:
                 collect_job(session, target, context=chosen, cluster=name, now=acc.captured_at)
             elif target.kind is TargetKind.POD:
@@ -64,7 +64,8 @@ def collect(target: Target, *, kubeconfig: str | None, context: str | None, name
 
 
 def collect_checks(*, kubeconfig: str | None, context: str | None, settings: Settings,
-                   progress: Progress | None = None, now: datetime | None = None) -> Collected:
+                   progress: Progress | None = None, now: datetime | None = None,
+                   observe: Observe | None = None) -> Collected:
     """What the scheduled checks read, from the chosen (or current) context and the control plane's."""
     progress = progress or NullProgress()
     try:
@@ -78,7 +79,7 @@ def collect_checks(*, kubeconfig: str | None, context: str | None, settings: Set
         if cp and cp != chosen and cp in source.contexts:
             contexts[cluster_name(cp)] = cp
         acc = Collected(captured_at=now or datetime.now(UTC))
-        with Session(source, settings=settings, acc=acc, progress=progress) as session:
+        with Session(source, settings=settings, acc=acc, progress=progress, observe=observe) as session:
             collect_for_checks(session, contexts=contexts)
             members = _member_contexts(session, read=set(contexts.values()))
             if members:

@@ -18,7 +18,7 @@ from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
 from bot.cluster.kubeconfig import load_source
 from bot.cluster.plan_pod import _find
 from bot.cluster.progress import NullProgress
-from bot.cluster.session import Session
+from bot.cluster.session import Observe, Session
 from bot.models import Target, TargetKind
 from bot.settings import Settings
 
@@ -30,7 +30,8 @@ class Found:
     domain: str
 
 
-def locate(target: Target, *, kubeconfig: str | None, context: str | None, settings: Settings) -> Found:
+def locate(target: Target, *, kubeconfig: str | None, context: str | None, settings: Settings,
+           observe: Observe | None = None) -> Found:
     """Raises TargetNotFound (with where it looked) or CollectionError (one line)."""
     source = load_source(kubeconfig)
     chosen = context or (settings.control_plane_context if target.kind is TargetKind.JOB else None) or source.current
@@ -39,7 +40,7 @@ def locate(target: Target, *, kubeconfig: str | None, context: str | None, setti
                               else "the kubeconfig has no current context: pass --context")
     name = cluster_name(chosen)
     acc = Collected(captured_at=datetime.now(UTC))
-    with Session(source, settings=settings, acc=acc, progress=NullProgress()) as session:
+    with Session(source, settings=settings, acc=acc, progress=NullProgress(), observe=observe) as session:
         adapter = session.adapter(chosen, name)
         if target.kind is TargetKind.JOB:
             try:

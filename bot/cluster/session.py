@@ -17,12 +17,13 @@ from bot.cluster.progress import Progress
 from bot.settings import Settings
 
 T = TypeVar("T")
+Observe = Callable[[str, str, str], None]  # (verb, resource, status) of every request, for metrics
 K = TypeVar("K")
 
 
 class Session:
     def __init__(self, source: KubeSource, *, settings: Settings, acc: Collected, progress: Progress,
-                 deadline: Deadline | None = None) -> None:
+                 deadline: Deadline | None = None, observe: Observe | None = None) -> None:
         self.source = source
         self.settings = settings
         self.budget = settings.collection
@@ -31,7 +32,8 @@ class Session:
         self.deadline = deadline or Deadline(self.budget.deadline_seconds)
         self.stats = Stats()
         self._limiter = threading.Semaphore(self.budget.max_concurrency)
-        self._pacing = Pacing(self.budget, self.deadline, self.stats, self._limiter, on_request=self._on_request)
+        self._pacing = Pacing(self.budget, self.deadline, self.stats, self._limiter, on_request=self._on_request,
+                              on_result=observe)
         self._pool = ThreadPoolExecutor(max_workers=self.budget.max_concurrency, thread_name_prefix="collect")
         self._adapters: dict[str, ClusterAdapter] = {}
         self._gateway: GatewayClient | None = None

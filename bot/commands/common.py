@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -50,9 +51,10 @@ class Runtime:
     def progress(self, *, enabled: bool) -> Progress:
         return for_terminal(enabled=enabled, redactor=self.redactor)
 
-    def source(self, args: argparse.Namespace) -> EvidenceSource:
+    def source(self, args: argparse.Namespace, *,
+               observe: Callable[[str, str, str], None] | None = None) -> EvidenceSource:
         return open_source(snapshot=args.snapshot, kubeconfig=getattr(args, "kubeconfig", None),
-                           context=getattr(args, "context", None), settings=self.settings)
+                           context=getattr(args, "context", None), settings=self.settings, observe=observe)
 
 
 def build_runtime() -> Runtime:

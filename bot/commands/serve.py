@@ -62,7 +62,9 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     configure_logging(redactor=rt.redactor, on_redacted=metrics.count_redactions)
     store = open_bot_store(settings, metrics)
     pool = ThreadPoolExecutor(max_workers=DIAGNOSIS_WORKERS, thread_name_prefix="diagnose")
-    bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=rt.source(args), store=store,
+    source = rt.source(args, observe=lambda verb, resource, status: metrics.count_kube_request(
+        verb=verb, resource=resource, status=status))
+    bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=source, store=store,
                 metrics=metrics, pool=pool, socket_mode=socket_mode,
                 host=args.host or settings.host, port=args.port or settings.port, grace=args.grace)
     start_alerts(bot)
@@ -76,8 +78,8 @@ def start_alerts(bot: BotProcess) -> None:
     from bot.slack.alert_sink import SlackAlertSink
 
     deps = bot.deps
-    scheduler = build_scheduler(settings=deps.settings, store=deps.store,
-                                sink=SlackAlertSink(deps.sink, deps.redactor), source=deps.source,
+    sink = SlackAlertSink(deps.sink, deps.redactor, on_delivered=deps.metrics.alert_transition)
+    scheduler = build_scheduler(settings=deps.settings, store=deps.store, sink=sink, source=deps.source,
                                 runbook=deps.service.runbook,
                                 on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds))
     scheduler.start()

@@ -7,13 +7,13 @@ keeps the delivery queued until Slack is back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.alerts.ports import DeliveryFailed
 from bot.redact import Redactor
 from bot.render.slack_message import SlackMessage
 from bot.slack.sink import SlackDown, SlackSink, seal_message
-
 
 # Refusals that no retry will fix for this channel: the delivery to it is given up (others go on).
 PERMANENT = frozenset({"channel_not_found", "not_in_channel", "is_archived", "restricted_action",
@@ -30,9 +30,21 @@ def identifiers(metadata: dict[str, Any]) -> tuple[str, ...]:
     return tuple(str(i) for i in ids if isinstance(i, str) and i)
 
 
+def _state(metadata: dict[str, Any]) -> str:
+    return str((metadata.get("event_payload") or {}).get("state") or "firing")
+
+
 class SlackAlertSink:
-    def __init__(self, sink: SlackSink, redactor: Redactor) -> None:
-        self._sink, self._redactor = sink, redactor
+    """`on_delivered(state)`: a root posted ("firing"), a reply in its thread ("reply"), a root edited to its
+    state ("resolved", "firing" when re-opened); the bot counts these in `rlark_bot_alerts_total`."""
+
+    def __init__(self, sink: SlackSink, redactor: Redactor,
+                 on_delivered: Callable[[str], None] | None = None) -> None:
+        self._sink, self._redactor, self._on_delivered = sink, redactor, on_delivered
+
+    def _count(self, state: str) -> None:
+        if self._on_delivered is not None:
+            self._on_delivered(state)
 
     def _sealed(self, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any]) -> Any:
         message = SlackMessage(text=text, blocks=blocks, metadata=metadata)
@@ -41,9 +53,11 @@ class SlackAlertSink:
     def post(self, *, channel: str, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any],
              thread_ts: str | None = None) -> str:
         try:
-            return self._sink.post(channel=channel, message=self._sealed(text, blocks, metadata), thread_ts=thread_ts)
+            ts = self._sink.post(channel=channel, message=self._sealed(text, blocks, metadata), thread_ts=thread_ts)
         except SlackDown as exc:
             raise _failed(exc) from exc
+        self._count("reply" if thread_ts else _state(metadata))
+        return ts
 
     def update(self, *, channel: str, ts: str, text: str, blocks: list[dict[str, Any]],
                metadata: dict[str, Any]) -> None:
@@ -51,3 +65,4 @@ class SlackAlertSink:
             self._sink.update(channel=channel, ts=ts, message=self._sealed(text, blocks, metadata))
         except SlackDown as exc:
             raise _failed(exc) from exc
+        self._count(_state(metadata))

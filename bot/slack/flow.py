@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from bot.diagnose import Diagnosis
 from bot.errors import NotFound, UserError
@@ -19,6 +18,7 @@ from bot.models import Target
 from bot.render.blocks import diagnosis_reply
 from bot.render.ephemeral import ephemeral
 from bot.render.report import build_report
+from bot.render.slack_evidence import redaction_counts
 from bot.render.slack_message import SlackMessage
 from bot.render.slack_roots import root_failed, root_progress, root_verdict
 from bot.slack.authz import allows, binding_for
@@ -181,12 +181,7 @@ def answer(deps: Deps, ask: Ask, *, diag: Diagnosis, root: str) -> None:
     """The thread reply, its files, the root's verdict; the diagnosis kept for the buttons."""
     report = build_report(diag, ask.lang)
     reply = diagnosis_reply(report, redactor=deps.redactor, lang=ask.lang)
-    deps.metrics.count_redactions(_counts(reply.metadata))
+    deps.metrics.count_redactions(redaction_counts(report, deps.redactor))
     _post_with_patience(deps, channel=ask.channel, message=reply, thread_ts=root)
     deps.recent.put(ask.channel, root, diag=diag)
     _edit(deps, ask.channel, root, root_verdict(report, thread_hint=True, redactor=deps.redactor, lang=ask.lang))
-
-
-def _counts(metadata: dict[str, Any] | None) -> dict[str, int]:
-    total = int(((metadata or {}).get("event_payload") or {}).get("redactions") or 0)
-    return {"any": total} if total else {}

@@ -24,12 +24,12 @@ def thread_diagnosis(deps: Deps, ask: Ask, *, thread_ts: str) -> Diagnosis | Non
 def post_ticket(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> None:
     report = build_report(diag, ask.lang)
     text = deps.service.render(diag, fmt="ticket", lang=ask.lang)
-    msg = ticket_message(str(text), target=report["target"], permalink=None, redactor=deps.redactor, lang=ask.lang)
+    msg = ticket_message(str(text), target=report.target, permalink=None, redactor=deps.redactor, lang=ask.lang)
     _post_with_patience(deps, channel=ask.channel, message=msg, thread_ts=thread_ts)
     admin = deps.settings.admin_channel
     if admin and admin != ask.channel:
         link = deps.sink.permalink(channel=ask.channel, ts=thread_ts)
-        copy = ticket_message(str(text), target=report["target"], permalink=link, redactor=deps.redactor,
+        copy = ticket_message(str(text), target=report.target, permalink=link, redactor=deps.redactor,
                               lang=ask.lang)
         _post_with_patience(deps, channel=admin, message=copy, thread_ts=None)
 
