@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import pairwise
 
 from bot.redact.allow import REDACTED_PREFIX, is_placeholder, looks_secret
 from bot.redact.keys import KeyClass, classify
@@ -44,7 +45,10 @@ _INLINE_VALUE = re.compile(r""":[ \t]*\\*["'](?P<v>[^"'\\]+)\\*["']""")
 _RUN_END = re.compile(r"[A-Za-z0-9+/=_\-.~]+$")
 _RUN_START = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
-MIN_WRAPPED_LINE = 24  # shorter lines are not wrapped at a width
+MIN_WRAPPED_LINE = 16
+_SHELL_WORDS = re.compile(
+    r"(?:export|set|ENV|ARG|declare -x|readonly|local|\+)(?:[ \t]+(?:export|-x))?"
+)  # shorter lines are not wrapped at a width
 
 
 def _lines_after(text: str, pos: int, count: int, *, final: bool) -> list[tuple[int, int]] | None:
@@ -82,18 +86,21 @@ def _pending_key(line: str) -> tuple[int, str, bool, KeyClass] | None:
         cont = line[i - 1] == "\\"
         i = len(line[: i - 1].rstrip(" \t"))
     sep = ""
-    if i and line[i - 1] in ":=":
+    if i and line[i - 1] == ">" and "<" in line[: i - 1] and not line.endswith("/>"):
+        sep = ">"  # an XML element opened at the end of the line: <apiToken>
+        i -= 1
+    elif i and line[i - 1] in ":=":
         sep = line[i - 1]
         i = len(line[: i - 1].rstrip(" \t"))
     elif not cont:
         return None
-    if i and line[i - 1] in "\"'":
+    if i and line[i - 1] in "\"'" and sep != ">":
         i -= 1
     k = i
     while k > 0 and line[k - 1] in _KEY_CHARS:
         k -= 1
     key = line[k:i]
-    if not key or (not sep and not key.startswith("-")):
+    if not key or (not sep and not key.startswith("-")) or (sep == ">" and not line.startswith("<", k - 1)):
         return None
     cls = classify(key)
     return None if cls is None else (k, sep, cont, cls)
@@ -113,14 +120,11 @@ def pending_value(text: str, start: int, end: int, *, final: bool) -> tuple[list
         return None
     a, b = nxt[0]
     value_line = text[a:b]
-    prefix = line[:key_start]
-    skip = 0
-    logp = log_prefix(prefix)
-    if logp:
-        pm = _shape(logp).match(value_line)
-        if pm is None:
-            return None  # the next line is another record: not this key's value
-        skip = pm.end()
+    skip = _skip_prefix(line[:key_start], value_line)
+    if skip < 0 and cont:
+        skip = 0  # a continuation line carries no prefix of its own
+    if skip < 0:
+        return None  # the next line is another record: not this key's value
     vm = _VALUE.match(value_line, skip)
     if vm is None:
         return None
@@ -132,6 +136,20 @@ def pending_value(text: str, start: int, end: int, *, final: bool) -> tuple[list
     if not cont and sep == "=" and "=" in value:
         return None  # "A=" then "B=2": an empty value, then the next assignment
     return [Span(a + vm.start("v"), a + vm.end("v"), cls.kind, PRIO_KEY)], b
+
+
+def _skip_prefix(prefix: str, value_line: str) -> int:
+    """Where the value starts in ``value_line`` when the key line began with ``prefix``: after the same
+    prefix (digits may differ: timestamps), after the same log prefix, or after blanks; -1 if neither."""
+    body = prefix.strip(" \t{[(,'\"<-")
+    if not body or _SHELL_WORDS.fullmatch(body):
+        return 0
+    for fixed in (prefix, log_prefix(prefix)):
+        if fixed.strip():
+            pm = _shape(fixed).match(value_line)
+            if pm is not None:
+                return pm.end()
+    return -1
 
 
 def secret_inline(line: str) -> list[Span]:
@@ -210,7 +228,7 @@ def wrapped(
 ) -> list[Span] | int:
     """The tail of a token or value cut at the end of this line and continued on the next."""
     line = text[start:end].rstrip("\r")
-    if len(line) < MIN_WRAPPED_LINE or not line or line[-1].isspace():
+    if len(line) < 4 or line[-1].isspace():
         return []
     nxt = _lines_after(text, end + 1, 1, final=final)
     if nxt is None:
@@ -228,11 +246,12 @@ def wrapped(
     if tm is None or len(tm.group()) < 4 or (tm.end() < len(value_line) and not value_line[tm.end()].isspace()):
         return []
     tail = tm.group()
-    if not _tokenish(tail):
+    alone = not value_line[tm.end() :].strip()
+    if not (_tokenish(tail) or (alone and _tail_alone(tail))):
         return []
     line_end = start + len(line)
     ran_to_end = any(s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start) for s in spans)
-    if ran_to_end:
+    if ran_to_end and len(line) >= MIN_WRAPPED_LINE:
         return [Span(a + tm.start(), a + tm.end(), spans[-1].kind if spans else "token", PRIO_CONT)]
     head = _RUN_END.search(line)
     if head is None or len(head.group()) < 4:
@@ -245,6 +264,11 @@ def wrapped(
             out.append(Span(start + head.start() + s.start, line_end, s.kind, PRIO_TOKEN))
             out.append(Span(a + tm.start(), a + tm.start() + s.end - cut, s.kind, PRIO_CONT))
     return out
+
+
+def _tail_alone(run: str) -> bool:
+    """A run alone on its line after a cut token: letters with inner capitals, or long."""
+    return run.isalnum() and (len(run) >= 16 or any(a.islower() and b.isupper() for a, b in pairwise(run)))
 
 
 def _tokenish(run: str) -> bool:

@@ -29,6 +29,7 @@ G_NAME = _BASE + 8  # the name: of a Kubernetes env entry whose value: follows
 G_TOOL = _BASE + 9  # credentials placed by a command or call (commands.py)
 G_CJK = _BASE + 10  # Chinese key words, full-width separators (cjk.py)
 G_KSECRET = _BASE + 11  # a Kubernetes Secret's data:/stringData: (every value is secret)
+G_URLENC = _BASE + 13  # URL-encoded text worth decoding (no key shows through the encoding)
 G_NEXT = _BASE + 12  # a secret's key whose value is on the next line (YAML, pretty-printed dicts, "\")
 TOKEN_GROUPS = frozenset(range(_BASE))
 
@@ -71,7 +72,13 @@ _WINDOW = 160  # a key longer than this is never vetoed (fail closed)
 _VALUE_WINDOW = 256  # a run reaching past this counts as long (fail closed)
 _RUN = re.compile(rb"[^ \t\n]*")  # a value may hold "\r" (tqdm redraws); a line ends at "\n"
 # SEP below, reversed: separator, blanks, then an optional closing quote (plain, escaped or URL-encoded)
-_SEP_REVERSED = re.compile(rb"(?:[:=]|[aAdD]3(?:52)*%|22(?:52)*%)(?:[ \t+]|02(?:52)*%)*(?:[\"']\\*|[27]2(?:52)*%)?")
+_SEP_REVERSED = re.compile(
+    rb"[\"'`][ \t]*,[ \t]*[\"']\\*|>"
+    rb"|(?:[\"'`][ \t]*)?(?:[:=][.?+|:]{0,2}|[aAdD]3(?:52)*%|22(?:52)*%)(?:[ \t+]|02(?:52)*%)*"
+    rb"(?:[\"']\\*|[27]2(?:52)*%)?"
+)
+# a typed declaration read backwards: the value's quote, "=", the type, blanks or ":" ("var k string = '")
+_TYPED_REVERSED = re.compile(rb"[\"'`][ \t]*=:?[ \t]*[A-Za-z0-9_.\[\]]{1,25}(?:[ \t]+|[ \t]*:[ \t]*)")
 # byte before a key -> the rest of an escape sequence that may open the key's characters
 _CSI_TAIL = re.compile(rb"[0-9]*[A-Za-z]")  # ANSI "\x1b[1;32m"
 _ESCAPE_TAILS = {
@@ -101,10 +108,14 @@ def secret_key_at(data: bytes, frm: int, to: int) -> bool:
         return True
     flag = w[-1] in b" \t+" or w.endswith(b"%20")  # "--password x": a flag, then whitespace, then its value
     if flag:
-        e = len(w) - (3 if w.endswith(b"%20") else 1)
-    else:
-        m = _SEP_REVERSED.match(w[::-1])  # the separator the pattern ended with, read backwards
-        e = len(w) - (m.end() if m is not None else 1)
+        return _key_at(w, len(w) - (3 if w.endswith(b"%20") else 1), lo, data, to, flag=True)
+    rev = w[::-1]
+    ends = [m.end() for m in (_SEP_REVERSED.match(rev), _TYPED_REVERSED.match(rev)) if m is not None] or [1]
+    return any(_key_at(w, len(w) - n, lo, data, to, flag=False) for n in ends)
+
+
+def _key_at(w: bytes, e: int, lo: int, data: bytes, to: int, *, flag: bool) -> bool:
+    """Is the key ending at ``w[:e]`` a secret's (see secret_key_at)?"""
     head = w[:e]
     s = len(head.rstrip(_KEY_CHARS))
     if s == 0 and lo > 0:
@@ -226,7 +237,11 @@ def _not_in(excluded: set[str], prefix: str = "") -> list[str]:
 
 
 # After a key: a closing quote, blanks, the separator (each may be escaped or URL-encoded).
-SEP = r"(?:\\*[\"']|%(?:25)*2[27])?(?:[ \t+]|%(?:25)*20)*(?:[:=]|%(?:25)*(?:3[adAD]|22))"
+SEP = (
+    r"(?:(?:\\*[\"']|%(?:25)*2[27])?(?:[ \t+]|%(?:25)*20)*(?:[.?+|]{0,2}[:=]|%(?:25)*(?:3[adAD]|22))"
+    r"|\\*[\"'][ \t]*,[ \t]*\\*[\"']|>"
+    r"|(?:[ \t]+|[ \t]*:[ \t]*)[A-Za-z_][A-Za-z0-9_.\[\]]{0,24}[ \t]*:?=[ \t]*[\"'`])"
+)
 _MAX_EXPR = 12000  # Hyperscan rejects longer expressions; one alternation scans much faster than many
 
 
@@ -298,7 +313,7 @@ _TOOL_LITERALS = (
     *("wandb login", "pass:"),
 )
 _TOOL_REGEXES = (
-    r"\bmc(?:\.exe)?[ \t]+(?:alias|config)",
+    r"mc(?:\.exe)?[ \t]+(?:alias|config)",
     r"configure?[ \t]+set",
     r"\|[ \t]*sudo[ \t]+-S",
     r"(?:zip|unzip)[^\n]*[ \t]-P",
@@ -338,7 +353,7 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     words_next = "|".join(KEY_WORDS)
     pats.append(
         Pattern(
-            rf"(?i:{words_next})[A-Za-z0-9_.\-]*[\"']?[ \t]*(?:[:=]|\\)[ \t]*(?:\\|\()?[ \t]*\r?$",
+            rf"(?i:{words_next})[A-Za-z0-9_.\-]*[\"']?[ \t]*(?:[:=>]|\\)[ \t]*(?:\\|\()?[ \t]*\r?$",
             G_NEXT,
             multiline=True,
         )
@@ -349,6 +364,11 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     for marker in HOOK_MARKERS:
         pats.append(Pattern(_lit(marker), G_URL, caseless=True))
     pats.append(Pattern(r"://[A-Za-z0-9_\-.~%]{16,}@", G_URL))
+    # URL-encoded commands and text (a blank, an encoded URL, CJK): only their decoded view can say
+    pats.append(Pattern(r"%(?:25)*20[^ \t\n]*%(?:25)*20", G_URLENC, caseless=True))
+    pats.append(Pattern(r"%(?:25)*3a%(?:25)*2f%(?:25)*2f", G_URLENC, caseless=True))
+    pats.append(Pattern(r"[A-Z0-9]{16}%(?:25)*3[aA][A-Za-z0-9/+=]{8}", G_URLENC))
+    pats.append(Pattern(r"%(?:25)*e[4-9]%(?:25)*[89ab][0-9a-f]%(?:25)*[89ab][0-9a-f]", G_URLENC, caseless=True))
     # Key words only in the shapes the structure layer acts on: an assignment (``KEY=``, ``"key":``,
     # ``\"key\":``, URL-encoded ``key%3D``), a command-line flag (``--password x``), or the ``name:`` of a
     # Kubernetes env entry. Bare words ("tokens/s", "KeyError") in prose are not candidates.

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from bot.redact.allow import is_placeholder, looks_secret
+from bot.redact.blocks import log_prefix
 from bot.redact.keys import classify
 from bot.redact.spans import PRIO_STRUCT, Span
 
@@ -43,7 +44,8 @@ _QSHELL = re.compile(r"\bqshell[ \t]+account[ \t]+(?:--[ \t]+)?" + _word("ak") +
 _PAIRS_CMD = re.compile(
     r"\b(?:rclone[ \t]+config[ \t]+(?:create|update)|configure[ \t]+set|config[ \t]+set|poetry[ \t]+config)\b"
 )
-_PAIR = re.compile(r"(?<![^\s])(?P<k>[A-Za-z0-9_.:/@\-]+)[ \t]+" + _word("v"))
+_PAIR = re.compile(r"(?<![^\s])(?P<k>[A-Za-z0-9_.:/@\-]+)[ \t]+(?=" + _word("v") + ")")
+_AT = re.compile(r"[ \t]*" + _word("v"))
 _HTTP_BASIC = re.compile(r"\bpoetry[ \t]+config[ \t]+http-basic\.\S+[ \t]+\S+[ \t]+" + _word("v"))
 # Passwords given quoted or glued to a short flag: mysql -p'..', sshpass -p "..", redis-cli -a '..', docker login -p
 _QUOTED_PW = re.compile(
@@ -86,7 +88,8 @@ _CURL_USER = re.compile(
 _CURL_USER_QUOTED = re.compile(
     r"""(?:^|[ \t])(?:-u|--user|--proxy-user)(?:[ \t]+|=)(["'])[^"'\n:]*:(?P<v>[^"'\n]+)\1"""
 )
-_CURL_CONT = re.compile(r"^[ \t]*(?:-u|--user)[ \t=]")
+# "-u user:pass" opening a continuation line of a curl command (after any log prefix)
+_CURL_CONT = re.compile(r"[ \t]*(?:-u|--user)[ \t=]")
 _CURL_COOKIE = re.compile(r"\bcurl\b[^\n]*?[ \t](?:-b|--cookie)(?:[ \t]+|=)" + _word("v"))
 # .netrc: "machine H login U password P" on one line, or "password P" alone on its line
 _NETRC = re.compile(r"\bmachine[ \t]+\S+(?:[ \t]+login[ \t]+\S+)?[ \t]+password[ \t]+(?P<v>\S+)")
@@ -98,7 +101,7 @@ _CTOR = re.compile(
 )
 _STR_ARG = re.compile(r"""(?:^|,)[ \t]*(?P<q>["'])(?P<v>[A-Za-z0-9+/=_\-]{12,})(?P=q)[ \t]*(?=,|$)""")
 # s3fs/obsfs password files: AK:SK (also bucket:AK:SK)
-_AK_SK = re.compile(r"(?<![A-Za-z0-9+/=_\-])(?P<ak>[A-Z0-9]{16,32}):(?P<sk>[A-Za-z0-9/+=]{28,64})(?![A-Za-z0-9/+=])")
+_AK_SK = re.compile(r"(?<![A-Za-z0-9+/_\-])(?P<ak>[A-Z0-9]{16,32}):(?P<sk>[A-Za-z0-9/+=]{28,64})(?![A-Za-z0-9/+=])")
 # SWR and other registries' login: "-u cn-north-4@AK" carries the access key ID in the user name
 _REGISTRY_USER = re.compile(r"(?:^|[ \t])(?:-u|--username)(?:[ \t]+|=)[\"']?[A-Za-z0-9_.\-]+@(?P<v>[A-Z0-9]{16,32})\b")
 _WANDB = re.compile(r"\bwandb\.login\([^)\n]*?\bkey[ \t]*=[ \t]*" + _word("v"))
@@ -182,19 +185,24 @@ def _tools(line: str) -> Iterator[Span]:
 
 def _pairs(line: str, pos: int) -> Iterator[Span]:
     """``KEY VALUE`` pairs after a config command: the value of a secret's key goes."""
-    for m in _PAIR.finditer(line, pos):
+    for m in _PAIR.finditer(line, pos):  # every word may be a key: the lookahead consumes no value
         cls = classify(m.group("k"))
-        if cls is not None and (cls.strong or looks_secret(m.group(0).split()[-1].strip("\"'"))):
-            yield from _spans(m, "v", cls.kind)
+        value = _AT.match(line, m.end())
+        if cls is not None and value is not None:
+            where = _value(value, "v")
+            if where is not None and (cls.strong or looks_secret(line[where[0] : where[1]])):
+                yield Span(where[0], where[1], cls.kind, PRIO_STRUCT)
 
 
 def _curl(line: str) -> Iterator[Span]:
-    if "curl" in line or "wget" in line or _CURL_CONT.match(line):
+    if "curl" in line or "wget" in line or _CURL_CONT.match(line, len(log_prefix(line))):
         for m in _CURL_USER_QUOTED.finditer(line):
             if not is_placeholder(m.group("v")):
                 yield Span(m.start("v"), m.end("v"), "password", PRIO_STRUCT)
         for m in _CURL_USER.finditer(line):
-            yield from _spans(m, "v", "password")
+            where = _value(m, "v")
+            if where is not None and not line[where[0] : where[1]].isdigit():  # "-u 1000:1000" is uid:gid
+                yield Span(where[0], where[1], "password", PRIO_STRUCT)
     for m in _CURL_COOKIE.finditer(line):
         where = _value(m, "v")
         if where is not None and "=" in line[where[0] : where[1]]:  # "-b cookies.txt" names a file

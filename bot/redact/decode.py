@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-_PCT = re.compile(r"%[0-9A-Fa-f]{2}")
+_PCT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _JSON_ESC = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|[\"\\/bfnrt])")
 _B64_BLOB = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}")
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -42,6 +42,12 @@ def _rewrite(line: str, pattern: re.Pattern[str], decode: dict[str, str] | None)
         pieces.append(line[pos : m.start()])
         origin.extend(range(pos, m.start()))
         token = m.group()
+        if decode is not None and token.startswith("%") and len(token) > 3:
+            text, where = _utf8_run(token)  # "%E5%AF%86%E7%A0%81" is 密码, not six Latin-1 characters
+            pieces.append(text)
+            origin.extend(m.start() + w for w in where)
+            pos = m.end()
+            continue
         if decode is None:
             out = ""
         elif token.startswith("%"):
@@ -58,6 +64,28 @@ def _rewrite(line: str, pattern: re.Pattern[str], decode: dict[str, str] | None)
     pieces.append(line[pos:])
     origin.extend(range(pos, len(line) + 1))
     return View("".join(pieces), tuple(origin))
+
+
+def _utf8_run(token: str) -> tuple[str, list[int]]:
+    """A run of percent-escapes decoded as UTF-8 where it is valid (Latin-1 per byte elsewhere), and
+    for each character the offset of its first escape in the run."""
+    raw = bytes(int(token[i + 1 : i + 3], 16) for i in range(0, len(token), 3))
+    chars: list[str] = []
+    where: list[int] = []
+    i = 0
+    while i < len(raw):
+        for size in (1, 2, 3, 4):
+            try:
+                c = raw[i : i + size].decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            break
+        else:
+            c, size = chr(raw[i]), 1
+        chars.append(c)
+        where.append(3 * i)
+        i += size
+    return "".join(chars), where
 
 
 def strip_ansi(line: str) -> View | None:

@@ -25,7 +25,9 @@ _KEYWORD_LOWER = re.compile("|".join(KEY_WORDS))
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 # After a key: an optional closing quote (possibly escaped), then the separator. Whitespace counts
 # as a separator only for command-line flags (checked by the caller).
-_SEP = re.compile(r"(?:\\*[\"'])?[ \t]*(?P<sep>:=|=>|=|:(?!//)|[ \t](?=[^\s=:]))")
+_SEP = re.compile(r"(?:\\*[\"'])?[ \t]*(?P<sep>:=|=>|[.?+|]{1,2}=|=|:(?!//)|>|,(?=[ \t]*\\*[\"'])|[ \t](?=[^\s=:]))")
+# A typed declaration between key and "=": "var apiToken string = ...", "token: str = ..."
+_TYPED = re.compile(r"(?::[ \t]*|[ \t]+)[A-Za-z_][A-Za-z0-9_.\[\]]{0,24}[ \t]*(?::=|=)[ \t]*(?=[\"'`])")
 # Where a key at this position owns the rest of the line: env dumps, YAML, .netrc-like files, Dockerfiles.
 _LINE_START = re.compile(r"[ \t]*(?:(?:export|set|ENV|ARG|declare -x)[ \t]+|-[ \t]+)?\Z")
 _HEADER_SCHEMES = re.compile(
@@ -114,13 +116,17 @@ def _keys(line: str) -> list[tuple[str, int, int]]:
 
 
 def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]:
-    m = _SEP.match(line, key_end)
+    m = _TYPED.match(line, key_end) or _SEP.match(line, key_end)
     if m is None:
         return []
     cls = classify(key)
     if cls is None:
         return []
-    sep = m.group("sep")
+    sep = m.group("sep") if "sep" in m.re.groupindex else "="
+    if sep == ">" and not line.startswith("<", key_start - 1):
+        return []  # only an XML element's name: <apiToken>value</apiToken>
+    if sep == "," and _open_quote(line, key_start) is None:
+        return []  # only a quoted key: System.setProperty("API_TOKEN", "value")
     if sep.isspace() and not key.startswith("-"):
         return []  # "token expired": prose, not an assignment
     lower = key.lower().lstrip("-")
@@ -190,7 +196,7 @@ def is_name_line(line: str) -> bool:
 
 
 def _keep(value: str, cls: KeyClass, key: str) -> bool:
-    if is_placeholder(value.strip()) or value.strip() in {"|", ">", "|-", ">-", "{", "[", "{}", "[]"}:
+    if is_placeholder(value.strip()) or value.strip() in {"|", ">", "|-", ">-", "{", "[", "{}", "[]", "\\", "("}:
         return True
     if value.startswith(("[{", '{"', "{'", '["', "['")):
         return True  # a structure, whose own keys are judged one by one
@@ -222,7 +228,7 @@ def _value_span(line: str, pos: int, *, anchored: bool, quote: str | None, cooki
     bs = 0
     while pos + bs < n and line[pos + bs] == "\\":
         bs += 1
-    if pos + bs < n and line[pos + bs] in "\"'":
+    if pos + bs < n and line[pos + bs] in "\"'`":
         q = line[pos : pos + bs + 1]
         start = pos + bs + 1
         end = _find_close(line, start, q)
