@@ -4536,6 +4536,7 @@ def build_example() -> None:
     s = image_pull_runner_scenario("ci-runner-image-pull", runner, f"{SWR}/ascend-ci/actions-runner:2.331.0")
     root = EXAMPLES / "ci-runner-image-pull"
     s.write(root, with_expect=False)
+    (root / "TARGET").write_text(f"runner/{runner}\n", encoding="utf-8")  # what scripts/demo diagnoses
     (root / "README.md").write_text(
         "# Example: CI runner pod stuck in ImagePullBackOff\n\n"
         "A GitHub ARC runner pod in namespace `arc-runners` of cluster `ci-cluster` "

@@ -35,6 +35,7 @@ REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO / "tests" / "scenarios"
 EXAMPLES = REPO / "examples"
 OWN_PREFIXES = ("rlark-", "healthy-", "trap-", "multi-")
+FOREIGN_PREFIXES = ("healthy-ci-",)  # written by tests/scenariogen/ci.py
 OWN_EXAMPLES = ("ray-workers-never-join", "worker-exit-behind-running", "healthy-job")
 
 CAPTURED = datetime(2026, 11, 20, 8, 0, 0, tzinfo=UTC)
@@ -455,6 +456,8 @@ class Scenario:
                                                             width=120), encoding="utf-8")
         if self.readme:
             (out / "README.md").write_text(self.readme.strip() + "\n", encoding="utf-8")
+        if self.root == EXAMPLES and self.jobs:  # what scripts/demo diagnoses
+            (out / "TARGET").write_text(f"job/{self.jobs[0].name}\n", encoding="utf-8")
         return out
 
     def _write_control_plane(self, w: BundleWriter) -> None:
@@ -2677,12 +2680,6 @@ def example_healthy() -> Scenario:
 
 def main(argv: list[str] | None = None) -> int:
     SCENARIOS.mkdir(parents=True, exist_ok=True)
-    for d in SCENARIOS.iterdir():
-        if d.is_dir() and d.name.startswith(OWN_PREFIXES):
-            shutil.rmtree(d)
-    for name in OWN_EXAMPLES:
-        if (EXAMPLES / name).exists():
-            shutil.rmtree(EXAMPLES / name)
     names: set[str] = set()
     for fn in REGISTRY:
         sc = fn()
@@ -2692,6 +2689,11 @@ def main(argv: list[str] | None = None) -> int:
         if sc.root == SCENARIOS and not sc.name.startswith(OWN_PREFIXES):
             raise SystemExit(f"{sc.name}: not an rlark-/healthy-/trap-/multi- name")
         sc.write()
+    # Remove stale directories of ours that no scenario produces any more ("healthy-ci-*" is the CI generator's).
+    for d in sorted(SCENARIOS.iterdir()):
+        if (d.is_dir() and d.name.startswith(OWN_PREFIXES) and not d.name.startswith(FOREIGN_PREFIXES)
+                and d.name not in names):
+            shutil.rmtree(d)
     print(f"wrote {len(names)} bundles", file=sys.stderr)
     return 0
 
