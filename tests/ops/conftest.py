@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,9 +69,11 @@ def target_of(example: str) -> str:
     return (EXAMPLES / example / "TARGET").read_text(encoding="utf-8").strip()
 
 
-def pod_env(*, slack: SlackStandIn, planted: Planted, tmp: Path, port: int, socket_mode: bool) -> dict[str, str]:
+def pod_env(*, slack: SlackStandIn, planted: Planted, tmp: Path, port: int, socket_mode: bool,
+            changes: Mapping[str, str | None] | None = None) -> dict[str, str]:
     """The pod's environment: the ConfigMap's settings with this test's channels and Slack, the Secret's tokens,
-    the Deployment's own variables, and what the image sets. Embedded store (no REDIS_URL)."""
+    the Deployment's own variables, and what the image sets. Embedded store (no REDIS_URL). `changes` sets
+    (or, with None, removes) variables on top."""
     env = configmap_settings()
     env.update({
         "RLARK_BOT_CHANNELS": json.dumps({CHANNEL: {"domains": "*", "namespaces": "*", "clusters": "*",
@@ -92,6 +94,11 @@ def pod_env(*, slack: SlackStandIn, planted: Planted, tmp: Path, port: int, sock
     env.pop("REDIS_URL", None)
     if socket_mode:
         env["SLACK_APP_TOKEN"] = planted.app_token
+    for name, value in (changes or {}).items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
     unknown = set(env) - manifest_env_names() - IMAGE_ENV
     assert not unknown, f"variables the deploy/ manifests do not set: {sorted(unknown)}"
     return env
@@ -107,14 +114,15 @@ def launch(slack: SlackStandIn, planted: Planted, tmp_path: Path) -> Iterator[La
         pytest.skip(f"{ENTRYPOINT} is not installed (pip install .)")
     started: list[ServedBot] = []
 
-    def start(*, overlay: str, example: str = EXAMPLE, socket_mode: bool = False) -> ServedBot:
+    def start(*, overlay: str, example: str = EXAMPLE, socket_mode: bool = False,
+              env: Mapping[str, str | None] | None = None) -> ServedBot:
         tmp = tmp_path / f"pod{len(started)}"
         for sub in ("data", "home", "work"):
             (tmp / sub).mkdir(parents=True)
         port = free_port()
-        env = pod_env(slack=slack, planted=planted, tmp=tmp, port=port, socket_mode=socket_mode)
+        environment = pod_env(slack=slack, planted=planted, tmp=tmp, port=port, socket_mode=socket_mode, changes=env)
         argv = [*entry_command(overlay), "--snapshot", str(EXAMPLES / example)]
-        bot = ServedBot(argv, env=env, port=port, cwd=tmp / "work")
+        bot = ServedBot(argv, env=environment, port=port, cwd=tmp / "work")
         started.append(bot)
         return bot
 

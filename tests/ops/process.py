@@ -209,8 +209,13 @@ class ServedBot:
         return code
 
     def kill(self) -> None:
-        """Cleanup after a failed test: this process only, by its own pid."""
+        """Cleanup after a failed test, this process only, by its own pid: SIGTERM first, so it stops the
+        embedded Redis it started (a SIGKILL would leave that server behind), SIGKILL if it does not go."""
         if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
         self._reader.join(timeout=5)

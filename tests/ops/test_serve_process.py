@@ -96,7 +96,9 @@ def test_http_mode_probes_readiness_metrics_and_signatures(launch: Launch, slack
                     signed_headers(b"", "not-the-signing-secret"),
                     signed_headers(b"", planted.signing_secret, timestamp=int(time.time()) - 600),
                     {"Content-Type": "application/x-www-form-urlencoded"}):
-        bad, bad_hook = command(slack, f"diagnose {target_of(EXAMPLE)}", user="U0MALLORY")
+        # The forger's text carries the credentials: whatever logs a refused request must not show them.
+        bad, bad_hook = command(slack, f"diagnose {target_of(EXAMPLE)} {planted.bot_token} {planted.signing_secret}",
+                                user="U0MALLORY")
         bad_hooks.append(bad_hook)
         status, _, _ = bot.post("/slack/events", bad, headers)
         assert status == 401, headers
