@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from scenario_expect import load_expect
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -63,6 +64,7 @@ def test_expect_yaml(scenario: Path) -> None:
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert isinstance(doc, dict)
     assert set(doc) <= ALLOWED_KEYS, f"unknown keys {sorted(set(doc) - ALLOWED_KEYS)}"
+    load_expect(path)  # the typed schema the scenario test reads it with (unknown nested keys fail too)
     assert isinstance(doc.get("description"), str) and doc["description"].strip()
     target = doc.get("target")
     assert isinstance(target, str) and target.split("/", 1)[0] in ("job", "pod", "runner") and "/" in target

@@ -8,10 +8,9 @@ and what must not be (false-positive traps).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
+from scenario_expect import Expect, load_expect
 
 from bot.bundle import read_bundle
 from bot.checks import run_checks
@@ -35,9 +34,8 @@ KNOWN_DISAGREEMENTS = {
 
 
 
-def _expect(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((SCENARIOS / name / "expect.yaml").read_text(encoding="utf-8"))
-    return data
+def _expect(name: str) -> Expect:
+    return load_expect(SCENARIOS / name / "expect.yaml")
 
 
 def test_there_are_scenarios() -> None:
@@ -50,38 +48,39 @@ def test_scenario(name: str, runbook: Runbook, request: pytest.FixtureRequest) -
         request.applymarker(pytest.mark.xfail(reason=KNOWN_DISAGREEMENTS[name], strict=True))
     exp = _expect(name)
     evidence = read_bundle(SCENARIOS / name / "bundle")
-    target = Target.parse(exp["target"], exp.get("namespace", ""))
+    target = Target.parse(exp.target, exp.namespace)
     assert evidence.captured_at is not None
     diag = diagnose(evidence, runbook, evidence.captured_at, target=target, redactor=REDACTOR, thresholds=Thresholds())
     assert diag.found, diag.where
     got = [f.id for f in diag.findings]
     summary = f"{name}: findings {got}, last_stage {diag.last_stage}"
-    if exp.get("healthy"):
+    if exp.healthy:
         bad = [f.id for f in diag.findings if f.severity in ("critical", "error")]
         assert not bad, summary
-    if "first" in exp:
-        assert got and got[0] == exp["first"], summary
-    for case in exp.get("includes", []):
+    if exp.first is not None:
+        assert got and got[0] == exp.first, summary
+    for case in exp.includes:
         assert case in got, summary
-    for case in exp.get("excludes", []):
+    for case in exp.excludes:
         assert case not in got, summary
-    if "last_stage" in exp:
-        assert diag.last_stage == exp["last_stage"], summary
-    if "incomplete" in exp:
-        assert diag.incomplete == exp["incomplete"], summary
+    if exp.last_stage is not None:
+        assert diag.last_stage == exp.last_stage, summary
+    if exp.incomplete is not None:
+        assert diag.incomplete == exp.incomplete, summary
     if not got:
         assert diag.first_error is not None or diag.last_stage, summary
 
 
-@pytest.mark.parametrize("name", [n for n in CASES if "checks" in _expect(n)])
+@pytest.mark.parametrize("name", [n for n in CASES if _expect(n).checks is not None])
 def test_scheduled_checks(name: str) -> None:
-    exp = _expect(name)["checks"]
+    exp = _expect(name).checks
+    assert exp is not None
     evidence = read_bundle(SCENARIOS / name / "bundle")
-    now = parse_time(exp.get("now")) or evidence.captured_at
+    now = parse_time(exp.now) or evidence.captured_at
     assert now is not None
     alerts = run_checks(evidence, now, Thresholds())
     got = {(a.check, a.case, a.object) for a in alerts}
-    want = {(a["check"], a["case"], a["object"]) for a in exp.get("alerts", [])}
+    want = {(a.check, a.case, a.object) for a in exp.alerts}
     assert got == want
     assert len({a.key for a in alerts}) == len(alerts), "dedupe keys must be unique"
 
@@ -90,6 +89,6 @@ def test_every_case_has_a_scenario(runbook: Runbook) -> None:
     covered: set[str] = set()
     for name in CASES:
         exp = _expect(name)
-        covered.update([exp.get("first", "")], exp.get("includes", []))
-        covered.update(a["case"] for a in (exp.get("checks") or {}).get("alerts", []))
+        covered.update([exp.first or ""], exp.includes)
+        covered.update(a.case for a in (exp.checks.alerts if exp.checks else []))
     assert set(runbook.cases) - covered == set()
