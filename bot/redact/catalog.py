@@ -29,8 +29,7 @@ G_NAME = _BASE + 8  # the name: of a Kubernetes env entry whose value: follows
 G_TOOL = _BASE + 9  # credentials placed by a command or call (commands.py)
 G_CJK = _BASE + 10  # Chinese key words, full-width separators (cjk.py)
 G_KSECRET = _BASE + 11  # a Kubernetes Secret's data:/stringData: (every value is secret)
-G_URLENC = _BASE + 13  # URL-encoded text worth decoding (no key shows through the encoding)
-G_NEXT = _BASE + 12  # a secret's key whose value is on the next line (YAML, pretty-printed dicts, "\")
+G_URLENC = _BASE + 12  # URL-encoded text worth decoding (no key shows through the encoding)
 TOKEN_GROUPS = frozenset(range(_BASE))
 
 # Key words also looked for inside base64 (case variants, since base64 is case-sensitive).
@@ -110,8 +109,11 @@ def secret_key_at(data: bytes, frm: int, to: int) -> bool:
     if flag:
         return _key_at(w, len(w) - (3 if w.endswith(b"%20") else 1), lo, data, to, flag=True)
     rev = w[::-1]
-    ends = [m.end() for m in (_SEP_REVERSED.match(rev), _TYPED_REVERSED.match(rev)) if m is not None] or [1]
-    return any(_key_at(w, len(w) - n, lo, data, to, flag=False) for n in ends)
+    m = _SEP_REVERSED.match(rev)
+    if _key_at(w, len(w) - (m.end() if m is not None else 1), lo, data, to, flag=False):
+        return True
+    typed = _TYPED_REVERSED.match(rev) if rev[:1] in b"\"'`" else None
+    return typed is not None and _key_at(w, len(w) - typed.end(), lo, data, to, flag=False)
 
 
 def _key_at(w: bytes, e: int, lo: int, data: bytes, to: int, *, flag: bool) -> bool:
@@ -310,26 +312,26 @@ FILTERS: dict[int, MatchFilter] = {G_STRUCT: secret_key_at}
 _TOOL_LITERALS = (
     *("obsutil", "ossutil", "coscmd", "qshell", "rclone", "poetry", "add-mask", "password-stdin", "chpasswd"),
     *("--stdin", "--with-token", "sshpass", "mysql", "mariadb", "mongo", "redis-cli", "machine", "wandb.login"),
-    *("wandb login", "pass:"),
+    *("wandb login", "pass:", "mc alias", "mc config", "mc.exe", "configure set", "config set", "sudo -S"),
+    *("gh secret", "curl ", "wget ", "password ", "passwd ", "Client(", "Auth(", "Credentials(", "Credential("),
+    *("Minio(", "Session(", "CosConfig("),
 )
+_TOOL_CASED = (" -P ",)  # zip/unzip's password flag: the case matters
 _TOOL_REGEXES = (
-    r"mc(?:\.exe)?[ \t]+(?:alias|config)",
-    r"configure?[ \t]+set",
-    r"\|[ \t]*sudo[ \t]+-S",
-    r"(?:zip|unzip)[^\n]*[ \t]-P",
-    r"gh[ \t]+secret",
-    r"(?:curl|wget)[^\n]*[ \t](?:-u|--user|--proxy-user|-b|--cookie)",
-    r"(?:^|[ \t])(?:-u|--user)[ \t=][^\n]*:",
-    r"(?:^|[ \t])(?:password|passwd)[ \t]+[^ \t\n]",
-    r"(?:Client|Auth|Credentials?|Credential|Minio|Session|CosConfig)[ \t]*\([ \t]*[^)\n]*[\"']",
-    r"[A-Z0-9]{16}:[A-Za-z0-9/+=]{28}",
-    r"login[^\n]*(?:-p|--password)[ \t=]+[\"']",
-    r"(?:-u|--username)[ \t=]+[A-Za-z0-9_.\-]+@[A-Z0-9]{16}",
+    r"(?:-u|--user)[ \t=]+[\"']?[A-Za-z0-9_.@$-]{1,64}[\"']?:",
+    # s3fs/obsfs password files: "AK:SK" or "bucket:AK:SK" opening a line, or echoed into the file
+    r"^[ \t]*(?:[A-Za-z0-9_.\-]{1,63}:)?[A-Z0-9]{16,32}:[A-Za-z0-9/+=]{28}",
+    r"echo[ \t]+[\"']?[A-Z0-9]{16,32}:",
+    r"(?:\"log\":[ \t]*\"|：[ \t]*|\x1b\[[0-9;]*m|\][ \t]+)(?:[A-Za-z0-9_.\-]{1,63}:)?[A-Z0-9]{16,32}:[A-Za-z0-9/+=]{28}",
 )
+# registry logins carry the access key ID in the user name ("-u cn-north-4@AK")
+_TOOL_LITERALS_LOGIN = ("docker login", "nerdctl login", "podman login", "registry login", "buildah login")
 
 
 def _tool_patterns() -> list[Pattern]:
     pats = [Pattern(_lit(word), G_TOOL, caseless=True) for word in _TOOL_LITERALS]
+    pats.extend(Pattern(_lit(word), G_TOOL) for word in _TOOL_CASED)
+    pats.extend(Pattern(_lit(word), G_TOOL, caseless=True) for word in _TOOL_LITERALS_LOGIN)
     pats.extend(Pattern(regex, G_TOOL, multiline="^" in regex) for regex in _TOOL_REGEXES)
     # a blob about to be decoded is worth decoding even when no key word shows through its base64
     for word in ("base64 -d", "base64 -D", "base64 --decode", "b64decode", "passwd-s3fs", "passwd-obsfs", ".passwd"):
@@ -345,30 +347,21 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
             pats.append(Pattern(rule.prefilter, group, caseless=rule.caseless))
     pats.extend(_tool_patterns())
     pats.extend(Pattern(_lit(word), G_CJK) for word in CJK_KEYS)
-    pats.append(Pattern(rf"(?i:{'|'.join(KEY_WORDS)})[A-Za-z0-9_.\-]*[ \t]*(?:：|＝)", G_CJK))
-    # kind: Secret (YAML or JSON) and a data:/stringData: key alone on its line
-    pats.append(Pattern(r"[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b", G_KSECRET))
-    pats.append(Pattern(r"^[ \t]*[\"']?(?:data|stringData)[\"']?[ \t]*:[ \t]*\{?[ \t]*\r?$", G_KSECRET, multiline=True))
-    # a secret's key that ends its line (the value follows on the next one)
-    words_next = "|".join(KEY_WORDS)
-    pats.append(
-        Pattern(
-            rf"(?i:{words_next})[A-Za-z0-9_.\-]*[\"']?[ \t]*(?:[:=>]|\\)[ \t]*(?:\\|\()?[ \t]*\r?$",
-            G_NEXT,
-            multiline=True,
-        )
-    )
-    pats.append(
-        Pattern(r"-{1,2}(?i:pass|password|passwd|token|secret|key)[A-Za-z0-9_.\-]*[ \t]+\\\r?$", G_NEXT, multiline=True)
-    )
+    pats.append(Pattern(r"[A-Za-z0-9_][ \t]*(?:：|＝)", G_CJK))  # an ASCII key, a full-width separator
+    # A Kubernetes Secret: its kind, and a data:/stringData: key (literals: cheap to look for, rare in logs).
+    # A secret's key ending its line (value on the next one) is a G_STRUCT candidate already.
+    for word in ("kind: Secret", 'kind: "Secret"', '"kind":"Secret"', '"kind": "Secret"', 'kind\\":\\"Secret'):
+        pats.append(Pattern(_lit(word), G_KSECRET))
+    for word in ("data:", '"data":', "stringData"):
+        pats.append(Pattern(_lit(word), G_KSECRET))
     for marker in HOOK_MARKERS:
         pats.append(Pattern(_lit(marker), G_URL, caseless=True))
     pats.append(Pattern(r"://[A-Za-z0-9_\-.~%]{16,}@", G_URL))
-    # URL-encoded commands and text (a blank, an encoded URL, CJK): only their decoded view can say
-    pats.append(Pattern(r"%(?:25)*20[^ \t\n]*%(?:25)*20", G_URLENC, caseless=True))
-    pats.append(Pattern(r"%(?:25)*3a%(?:25)*2f%(?:25)*2f", G_URLENC, caseless=True))
-    pats.append(Pattern(r"[A-Z0-9]{16}%(?:25)*3[aA][A-Za-z0-9/+=]{8}", G_URLENC))
-    pats.append(Pattern(r"%(?:25)*e[4-9]%(?:25)*[89ab][0-9a-f]%(?:25)*[89ab][0-9a-f]", G_URLENC, caseless=True))
+    # URL-encoded commands and text (a blank, an encoded URL, CJK, AK:SK): only their decoded view can say
+    for word in ("%20", "%2520", "%3A%2F%2F", "%253A%252F%252F"):
+        pats.append(Pattern(_lit(word), G_URLENC, caseless=True))
+    pats.append(Pattern(_lit("%3A"), G_URLENC, caseless=True))
+    pats.append(Pattern(r"%[eE][4-9]%[89abAB]", G_URLENC))
     # Key words only in the shapes the structure layer acts on: an assignment (``KEY=``, ``"key":``,
     # ``\"key\":``, URL-encoded ``key%3D``), a command-line flag (``--password x``), or the ``name:`` of a
     # Kubernetes env entry. Bare words ("tokens/s", "KeyError") in prose are not candidates.

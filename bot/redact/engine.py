@@ -27,7 +27,6 @@ from bot.redact.catalog import (
     G_KNOWN,
     G_KSECRET,
     G_NAME,
-    G_NEXT,
     G_PEM,
     G_STRUCT,
     G_TOOL,
@@ -62,7 +61,7 @@ _OPEN = -2
 _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_")
 
 
-_BLOCK_GROUPS = frozenset({G_PEM, G_STRUCT, G_NAME, G_NEXT, G_KSECRET})
+_BLOCK_GROUPS = frozenset({G_PEM, G_STRUCT, G_NAME, G_KSECRET})
 
 
 @dataclass(frozen=True)
@@ -195,7 +194,7 @@ class Redactor:
             spans.extend(structure.scan_line(line, keys=keys, shapes=shapes))
         if ids is None or G_URL in ids:
             spans.extend(urls.scan_line(line))
-        if ids is None or G_TOOL in ids:
+        if ids is None or G_TOOL in ids or G_CMD in ids:
             spans.extend(commands.scan_line(line))
         if ids is None or G_CJK in ids:
             spans.extend(cjk.scan_line(line))
@@ -287,7 +286,7 @@ class Redactor:
         ``_MORE`` when the block may continue beyond the text and more input is needed (streaming),
         or ``_OPEN`` when a PEM body runs to the end of the text without its END marker."""
         covered = end
-        for step, groups in ((blocks.secret_data, (G_KSECRET,)), (blocks.pending_value, (G_NEXT, G_STRUCT))):
+        for step, groups in ((blocks.secret_data, (G_KSECRET,)), (blocks.pending_value, (G_STRUCT,))):
             if ids is None or any(g in ids for g in groups):
                 found = step(text, start, end, final=final)
                 if found == blocks.MORE:

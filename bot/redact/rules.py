@@ -97,11 +97,6 @@ VENDOR_RULES: tuple[TokenRule, ...] = (
     _rule("square-token", _B + r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}", "sq0atp-", "sq0csp-"),
     _rule("sourcegraph-token", _B + r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}" + _E, "sgp_"),
     _rule("intra42-secret", _B + r"s-s4t2(?:ud|af)-[a-fA-F0-9]{64}", "s-s4t2"),
-    _rule(
-        "facebook-token",
-        _B + r"[0-9]{15,16}(?:\||%7[cC])[0-9A-Za-z_-]{27,40}" + _E,
-        prefilter=r"[0-9]{15}(?:\||%7[cC])[0-9A-Za-z_-]{27}",
-    ),
     _rule("yandex-key", _B + r"AQVN[A-Za-z0-9_-]{35,38}" + _E, "AQVN"),
 )
 
