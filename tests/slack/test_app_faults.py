@@ -3,6 +3,7 @@ Slack's own retries of a request, ten diagnoses at once on a real Redis, and Red
 
 from __future__ import annotations
 
+import sys
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
+from bot.models import Target
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 from bot.store.factory import open_store
@@ -24,6 +26,12 @@ from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, EVERYWHERE, AppHost, Reply, bundle_of
 from .standin import SlackStandIn
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:  # the benchmark's wide-job builder is imported as a package
+    sys.path.insert(0, str(REPO))
+
+from bench.slack.bundle64 import build as build_wide  # noqa: E402
 
 EXAMPLE = "ray-workers-never-join"
 JOB = "ppo-franka-0412"
@@ -155,3 +163,20 @@ def test_redis_dying_under_the_bot_leaves_commands_answered(slack: SlackStandIn,
             assert "cannot diagnose" in refusal["text"]
             answer = host.reply_of(root)
             assert answer.metadata is not None and answer.metadata["event_payload"]["case"] != "none"
+
+
+def test_the_diagnosis_pool_runs_wide_jobs_at_once_without_tripping_over_itself(
+        slack: SlackStandIn, runbook: Runbook, tmp_path: Path) -> None:
+    """The bot's four diagnosis workers share one Service (one log matcher): 65 pods' logs scanned on all of them
+    at once must all come out right (a shared Hyperscan scratch used to fail some with ScratchInUseError)."""
+    bundle, target = build_wide(tmp_path)
+    with AppHost(slack=slack, bundle=bundle, store=MemoryStore(), runbook=runbook) as host:
+        deps = host.deps
+        wanted = Target.parse(target, "")
+        gathered = deps.source.for_target(wanted)
+
+        def diagnose(_: int) -> str:
+            return deps.service.diagnose(wanted, source=deps.source, gathered=gathered).findings[0].case.id
+
+        cases = list(host.pool.map(diagnose, range(16)))
+    assert cases == ["rlark.ray.worker-exit-nonzero"] * 16
