@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,8 +31,11 @@ def load_settings() -> Settings:
         where = "__".join(str(p) for p in err["loc"] if not isinstance(p, int)).upper()
         name = where if where.startswith(("SLACK_", "REDIS_", "PORT", "HOST")) else f"RLARK_BOT_{where}"
         raise UsageError(f"bad setting {name}: {err['msg']}") from exc
-    except SettingsError as exc:
-        raise UsageError(f"bad setting: {exc}") from exc
+    except SettingsError as exc:  # a value that is not JSON where JSON is expected (RLARK_BOT_CHANNELS='{bad')
+        m = re.search(r'field "([a-z_]+)"', str(exc))
+        name = m.group(1).upper() if m else ""
+        variable = f"RLARK_BOT_{name}" if name and not name.startswith(("SLACK_", "REDIS_")) else name or "a setting"
+        raise UsageError(f"bad setting {variable}: not valid JSON") from exc
 
 
 @dataclass

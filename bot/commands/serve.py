@@ -64,6 +64,8 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     pool = ThreadPoolExecutor(max_workers=DIAGNOSIS_WORKERS, thread_name_prefix="diagnose")
     source = rt.source(args, observe=lambda verb, resource, status: metrics.count_kube_request(
         verb=verb, resource=resource, status=status))
+    if args.snapshot is not None and (problem := source.check()) is not None:
+        raise UsageError(f"--snapshot: {problem}")  # a bundle that is not there will not appear (clusters may)
     bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=source, store=store,
                 metrics=metrics, pool=pool, socket_mode=socket_mode,
                 host=args.host or settings.host, port=args.port or settings.port, grace=args.grace)

@@ -6,6 +6,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 
 from slack_bolt import App
+from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 
 from bot.slack.deps import Deps
@@ -16,8 +17,19 @@ def create_app(deps: Deps, *, client: WebClient, socket_mode: bool) -> App:
     """HTTP mode verifies Slack's signature on every request (bad or stale: 401, nothing runs); Socket Mode
     needs no signing secret (the connection itself is authenticated with the app token)."""
     secret = deps.settings.slack_signing_secret
+    token = client.token
+
+    def authorize(enterprise_id: str | None, team_id: str | None) -> AuthorizeResult:
+        # The single workspace the bot token belongs to. bolt's default would call auth.test on requests until
+        # it once succeeds, and answer users "please reinstall" while Slack refuses; readiness owns that check
+        # (commands hear "starting up" until it passes), so this only hands bolt what readiness learned.
+        me = deps.identity
+        return AuthorizeResult(enterprise_id=enterprise_id, team_id=team_id or me.get("team_id"), bot_token=token,
+                               bot_user_id=me.get("user_id"), bot_id=me.get("bot_id"))
+
     app = App(
         client=client,
+        authorize=authorize,
         signing_secret=secret.get_secret_value() if secret else None,
         token_verification_enabled=False,  # auth.test runs in the readiness check, so start never blocks on Slack
         request_verification_enabled=not socket_mode,

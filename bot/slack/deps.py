@@ -124,3 +124,4 @@ class Deps:
     alerts: AlertOps | None = None
     log: logging.Logger = field(default_factory=lambda: logging.getLogger("rlark_bot.slack"))
     inflight: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(32))
+    identity: dict[str, str] = field(default_factory=dict)  # auth.test's team_id, user_id, bot_id once it passed

@@ -36,6 +36,7 @@ class BotProcess:
         deps = self.deps
         try:
             auth = deps.sink.auth_test()
+            deps.identity.update({k: str(auth[k]) for k in ("team_id", "user_id", "bot_id") if auth.get(k)})
             deps.readiness.mark("slack", None if auth.get("ok", True) else "Slack auth failed")
         except SlackDown as exc:
             deps.readiness.mark("slack", f"Slack auth: {exc}")
