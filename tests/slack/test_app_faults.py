@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -154,7 +155,13 @@ def test_redis_dying_under_the_bot_leaves_commands_answered(slack: SlackStandIn,
         with AppHost(slack=slack, bundle=bundle_of(EXAMPLE), store=store, runbook=runbook,
                      channels=channels) as host:
             redis.kill()
-            assert host.command(f"diagnose {JOB}").status == 200
+            host.process.check_ready()  # what the readiness watch does every few seconds
+            assert not host.deps.readiness.ready and "store" in host.deps.readiness.reason()
+            with pytest.raises(urllib.error.HTTPError) as probe:
+                urllib.request.urlopen(host.url.replace("/slack/events", "/readyz"), timeout=5)
+            assert probe.value.code == 503
+            probe.value.close()
+            assert host.command(f"diagnose {JOB}").status == 200, "a started bot keeps answering"
             [root] = host.wait_answered(timeout=30)
             assert host.command("frobnicate").json()["text"].startswith("unknown command")
             assert host.command(f"diagnose {JOB}", channel="C0SCOPED").status == 200
