@@ -148,3 +148,24 @@ def test_a_refused_asker_is_told_even_without_a_response_url(host: AppHost, slac
     [told] = slack.ephemerals()
     assert told.user == USER and told.via == "chat.postEphemeral" and "cannot diagnose" in told.text
     assert channel_posts(slack) == 0
+
+
+@pytest.mark.parametrize("action_id", ["rlark_ticket", "rlark_evidence", "rlark_rerun"])
+def test_buttons_on_an_old_thread_obey_the_channels_binding_now(slack: SlackStandIn, runbook: Runbook,
+                                                                action_id: str) -> None:
+    """A thread from before the channel's binding was narrowed: its buttons refuse like the command does."""
+    bundle = bundle_of("ray-workers-never-join")
+    with AppHost(slack=slack, bundle=bundle, store=MemoryStore(), runbook=runbook) as before:
+        before.command(f"diagnose {JOB}")
+        [root] = before.wait_answered()
+        before.idle(submitted=1)
+        answer = before.reply_of(root)
+    narrowed = {CHANNEL: ChannelBinding(domains=["other-lab"], clusters="*", namespaces="*")}
+    files, posts = len(slack.files()), len(slack.calls("chat.postMessage"))
+    with AppHost(slack=slack, bundle=bundle, store=MemoryStore(), runbook=runbook, channels=narrowed) as host:
+        button = next(b for b in answer.buttons() if b["action_id"] == action_id)
+        assert host.click(button, root=root, message_ts=answer.ts).status == 200
+        host.idle(submitted=1)
+    assert len(slack.files()) == files and len(slack.calls("chat.postMessage")) == posts, "nothing more was posted"
+    told = [e for e in slack.ephemerals() if e.user == USER] + [p for p in slack.responses() if p.get("text")]
+    assert told and all("cannot diagnose" in (t.text if hasattr(t, "text") else t["text"]) for t in told)
