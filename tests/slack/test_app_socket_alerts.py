@@ -109,3 +109,23 @@ def test_no_admin_group_or_an_unreadable_one_lets_nobody_mute(slack: SlackStandI
         reply = host.command(f"mute {KEY} 1h", user=ADMIN)
         assert reply.status == 200 and "Only members" in reply.json()["text"]
         assert mutes.muted(host.deps.store, KEY) is None
+
+
+def test_the_mute_button_on_an_alert_thread_needs_the_admin_group(host: AppHost, slack: SlackStandIn) -> None:
+    notifier = Notifier(store=host.deps.store, sink=SlackAlertSink(host.deps.sink, host.redactor),
+                        settings=host.settings)
+    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources",
+                         object="gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0", severity="warning", since=None,
+                         summary="Pending for 20 minutes")], now=time.time())
+    [root] = slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
+    [button] = [b for b in root.buttons() if b["action_id"] == "rlark_mute"]
+    assert button["value"] == KEY
+    assert host.click(button, root=root, user="U0SOMEONE").status == 200
+    [refused] = slack.wait_for(lambda: slack.ephemerals(user="U0SOMEONE"), timeout=10)
+    assert "Only members of the admin user group" in refused.text
+    assert mutes.muted(host.deps.store, KEY) is None
+    assert host.click(button, root=root, user=ADMIN).status == 200
+    [done] = slack.wait_for(lambda: slack.ephemerals(user=ADMIN), timeout=10)
+    assert f"Muted the alert `{KEY}`" in done.text
+    entry = mutes.muted(host.deps.store, KEY)
+    assert entry is not None and entry.by == ADMIN
