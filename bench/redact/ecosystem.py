@@ -442,7 +442,7 @@ def double_url(rng: random.Random) -> Record:
 
 
 def _azure(rng: random.Random) -> str:
-    return _s(rng, ALNUM, 3) + str(rng.randint(0, 9)) + "Q~" + _s(rng, ALNUM + "_~.-", 34).rstrip("-.~") + "a1"
+    return _s(rng, ALNUM, 3) + str(rng.randint(0, 9)) + "Q~" + _s(rng, ALNUM + "_~.-", 31) + "a1"
 
 
 TOKENS: dict[str, Callable[[random.Random], str]] = {

@@ -114,7 +114,7 @@ def pending_value(text: str, start: int, end: int, *, final: bool) -> tuple[list
         return None
     key_start, sep, cont, cls = found
     nxt = _lines_after(text, end + 1, 1, final=final)
-    if nxt is None:
+    if nxt is None or (not nxt and not final):
         return MORE
     if not nxt:
         return None
@@ -175,16 +175,23 @@ def secret_data(text: str, start: int, end: int, *, final: bool) -> tuple[list[S
     if lines is None:
         return MORE
     body: list[tuple[int, int]] = []
+    closed = False
     for a, b in lines:
         piece = text[a:b]
         if piece.strip() and len(piece.expandtabs()) - len(piece.expandtabs().lstrip()) <= indent:
+            closed = True
             break
         body.append((a, b))
+    if not closed and not final and len(lines) < MAX_SECRET_LINES:
+        return MORE  # the block may go on in the next piece of a stream
     block_end = body[-1][1] if body else end
     after = _lines_after(text, block_end + 1, SECRET_LOOKAHEAD, final=final)
     if after is None:
         return MORE
-    if not _is_secret(text, start, after[-1][1] if after else block_end):
+    stop = after[-1][1] if after else block_end
+    if not _is_secret(text, start, stop):
+        if not final and len(after) < SECRET_LOOKAHEAD:
+            return MORE  # "kind: Secret" may still follow
         return None
     spans: list[Span] = []
     scalar_indent = -1
@@ -193,7 +200,7 @@ def secret_data(text: str, start: int, end: int, *, final: bool) -> tuple[list[S
         width = len(piece.expandtabs()) - len(piece.expandtabs().lstrip())
         if scalar_indent >= 0 and (width > scalar_indent or not piece.strip()):
             stripped = piece.strip()
-            if stripped:
+            if stripped and not is_placeholder(stripped):
                 lead = a + (len(piece) - len(piece.lstrip()))
                 spans.append(Span(lead, lead + len(stripped), "kubernetes-secret", PRIO_KEY))
             continue
@@ -209,6 +216,24 @@ def secret_data(text: str, start: int, end: int, *, final: bool) -> tuple[list[S
             vs = a + cm.start("v") + (1 if cm.group("v")[:1] in "\"'" else 0)
             spans.append(Span(vs, vs + len(value), "kubernetes-secret", PRIO_KEY))
     return spans, block_end
+
+
+def secret_after_kind(text: str, start: int, end: int, *, final: bool) -> tuple[list[Span], int] | int | None:
+    """``kind: Secret`` before its ``data:``: find that block ahead (so a stream keeps the kind line
+    until the block has arrived) and mask it."""
+    if _KIND_SECRET.match(text, start, end) is None:
+        return None
+    lines = _lines_after(text, end + 1, SECRET_LOOKAHEAD, final=final)
+    if lines is None:
+        return MORE
+    for a, b in lines:
+        if text.startswith("---", a):
+            return None
+        if _DATA_KEY.match(text, a, b) is not None:
+            return secret_data(text, a, b, final=final)
+    if not final and len(lines) < SECRET_LOOKAHEAD:
+        return MORE
+    return None
 
 
 def _is_secret(text: str, start: int, stop: int) -> bool:
@@ -231,7 +256,7 @@ def wrapped(
     if len(line) < 4 or line[-1].isspace():
         return []
     nxt = _lines_after(text, end + 1, 1, final=final)
-    if nxt is None:
+    if nxt is None or (not nxt and not final):
         return MORE
     if not nxt:
         return []

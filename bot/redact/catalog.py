@@ -322,7 +322,8 @@ _TOOL_REGEXES = (
     # s3fs/obsfs password files: "AK:SK" or "bucket:AK:SK" opening a line, or echoed into the file
     r"^[ \t]*(?:[A-Za-z0-9_.\-]{1,63}:)?[A-Z0-9]{16,32}:[A-Za-z0-9/+=]{28}",
     r"echo[ \t]+[\"']?[A-Z0-9]{16,32}:",
-    r"(?:\"log\":[ \t]*\"|：[ \t]*|\x1b\[[0-9;]*m|\][ \t]+)(?:[A-Za-z0-9_.\-]{1,63}:)?[A-Z0-9]{16,32}:[A-Za-z0-9/+=]{28}",
+    r"(?:\"log\":[ \t]*\"|：[ \t]*|\x1b\[[0-9;]*m|[\])A-Z:][ \t]+|=)"
+    r"(?:[A-Za-z0-9_.\-]{1,63}:)?[A-Z0-9]{16,32}:[A-Za-z0-9/+=]{28}",
 )
 # registry logins carry the access key ID in the user name ("-u cn-north-4@AK")
 _TOOL_LITERALS_LOGIN = ("docker login", "nerdctl login", "podman login", "registry login", "buildah login")

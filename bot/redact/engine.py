@@ -286,14 +286,20 @@ class Redactor:
         ``_MORE`` when the block may continue beyond the text and more input is needed (streaming),
         or ``_OPEN`` when a PEM body runs to the end of the text without its END marker."""
         covered = end
-        for step, groups in ((blocks.secret_data, (G_KSECRET,)), (blocks.pending_value, (G_STRUCT,))):
+        steps = (
+            (blocks.secret_after_kind, (G_KSECRET,)),
+            (blocks.secret_data, (G_KSECRET,)),
+            (blocks.pending_value, (G_STRUCT,)),
+        )
+        for step, groups in steps:
             if ids is None or any(g in ids for g in groups):
                 found = step(text, start, end, final=final)
                 if found == blocks.MORE:
                     return _MORE
                 if isinstance(found, tuple):
                     spans.extend(found[0])
-                    return max(found[1], end)
+                    # the lines between "kind: Secret" and its data are still read one by one
+                    return end if step is blocks.secret_after_kind else max(found[1], end)
         m = _PEM_BEGIN.search(line)
         if m is not None and _PEM_END.search(line, m.end()) is None:
             body_start = start + m.end()
@@ -381,7 +387,9 @@ class Redactor:
 def _echoes(text: str, spans: list[Span], limit: int) -> list[Span]:
     """Other occurrences of a value already found to be secret: a token printed once next to its key
     and again bare later (``echo $TOKEN``) must not survive the second time."""
-    values = {text[s.start : s.end]: s.kind for s in spans if MIN_ECHO <= s.end - s.start <= MAX_ECHO}
+    values = {
+        text[s.start : s.end]: s.kind for s in spans if MIN_ECHO <= s.end - s.start <= MAX_ECHO and s.prio != PRIO_CONT
+    }
     if not values or len(values) > MAX_ECHO_VALUES:
         return []
     literals = list(values)

@@ -73,6 +73,9 @@ _PROSE_VALUES = frozenset(
         *("if", "has", "have", "be", "been", "only", "also"),
     ]
 )
+_COMMAND = re.compile(
+    r"(?:cat|echo|printf|vault|jq|base64|head|tail|sed|awk|kubectl|gcloud|aws|security|pass|op)[ \t]+[^\s]"
+)
 _PATH_FLAGS = ("--from-file=", "--from-env-file=", "file=", "path=")
 
 
@@ -198,6 +201,8 @@ def is_name_line(line: str) -> bool:
 def _keep(value: str, cls: KeyClass, key: str) -> bool:
     if is_placeholder(value.strip()) or value.strip() in {"|", ">", "|-", ">-", "{", "[", "{}", "[]", "\\", "("}:
         return True
+    if _COMMAND.match(value):
+        return True  # `cat /etc/ci/token`: the command that reads it, not the value
     if value.startswith(("[{", '{"', "{'", '["', "['")):
         return True  # a structure, whose own keys are judged one by one
     if key.lower().lstrip("-") in {"pwd", "oldpwd"} and value.startswith(("/", "~")):
