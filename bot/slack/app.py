@@ -33,7 +33,7 @@ def create_app(deps: Deps, *, client: WebClient, socket_mode: bool) -> App:
         signing_secret=secret.get_secret_value() if secret else None,
         token_verification_enabled=False,  # auth.test runs in the readiness check, so start never blocks on Slack
         request_verification_enabled=not socket_mode,
-        process_before_response=False,
+        process_before_response=True,  # handlers only ack and hand off: no executor hop, no ack polling
         raise_error_for_unhandled_request=False,
         logger=logging.getLogger("rlark_bot.bolt"),
         listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="bolt"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -92,6 +93,7 @@ class BotProcess:
         self._stopped.set()
 
 
+SWITCH_INTERVAL_SECONDS = 0.001
 GC_THRESHOLDS = (50_000, 20, 1000)
 
 
@@ -103,6 +105,9 @@ def settle_memory() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    # Diagnoses are CPU-bound Python on worker threads; a shorter interpreter switch interval lets the thread
+    # answering Slack's request take the lock sooner (default 5 ms) at a negligible cost in throughput.
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
 
 
 def drain(pool: ThreadPoolExecutor, grace: float) -> bool:
