@@ -14,6 +14,10 @@ import json
 import random
 import string
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.redact.ecosystem import FAMILIES as ECO_FAMILIES_MAP
+from bench.redact.ecosystem import record as eco_record
 
 ALNUM = string.ascii_letters + string.digits
 HEX = "0123456789abcdef"
@@ -347,24 +351,52 @@ FAMILIES = (
 )
 
 
-def generate(size_mb: float = 32, *, seed: int = 7, per_family: int = 40) -> Corpus:
+ECO_FAMILIES = tuple(ECO_FAMILIES_MAP)
+# Ordinary lines shaped like a secret's place (see tests/redact/corpus/clean_ecosystem.txt): the
+# redactor must leave them alone.
+LOOKALIKES = tuple(
+    line.replace("\\x1b", "\x1b")
+    for line in (Path(__file__).resolve().parents[2] / "tests/redact/corpus/clean_ecosystem.txt")
+    .read_text(encoding="utf-8")
+    .splitlines()
+)
+ECOSYSTEM = tuple(f"eco:{name}" for name in ECO_FAMILIES)
+LOOKALIKE_SHARE = 0.01  # of clean lines
+
+
+def all_families(*, extended: bool = True) -> tuple[str, ...]:
+    return FAMILIES + ECOSYSTEM if extended else FAMILIES
+
+
+def generate(size_mb: float = 32, *, seed: int = 7, per_family: int | None = None, extended: bool = True) -> Corpus:
+    """``extended``: also plant the ecosystem families (bench/redact/ecosystem.py) and mix in
+    lookalike clean lines; without it, the corpus of the first benchmark rounds. ``per_family``
+    defaults to keeping the first rounds' density (about 1,120 records in 32 MB, one per ~230 lines)."""
+    if per_family is None:
+        per_family = 40 if not extended else 22
     rng = random.Random(seed)
     corpus = Corpus()
     target = int(size_mb * 1_000_000)
-    n_planted = per_family * len(FAMILIES)
+    families = all_families(extended=extended)
+    n_planted = per_family * len(families)
     approx_lines = target // 130
     every = max(approx_lines // n_planted, 1)
     size = 0
     k = 0
     while size < target:
         if k % every == every - 1 and len(corpus.planted) < n_planted:
-            fam, lines, values = planted(rng)
+            if extended and len(corpus.planted) % len(families) >= len(FAMILIES):
+                name = ECO_FAMILIES[len(corpus.planted) % len(families) - len(FAMILIES)]
+                lines, values = eco_record(rng, name)
+                fam = f"eco:{name}"
+            else:
+                fam, lines, values = planted(rng)
             corpus.planted.append((fam, values))
             for line in lines:
                 corpus.secret_lines.add(len(corpus.lines))
                 corpus.lines.append(line)
                 size += len(line) + 1
-        line = clean_line(rng)
+        line = rng.choice(LOOKALIKES) if extended and rng.random() < LOOKALIKE_SHARE else clean_line(rng)
         corpus.lines.append(line)
         size += len(line.encode()) + 1
         k += 1

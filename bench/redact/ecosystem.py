@@ -503,7 +503,9 @@ def wrapped(rng: random.Random) -> Record:
         ]
     )
     line = rng.choice([f"export GITHUB_TOKEN={tok}", f"HF_TOKEN={tok}", f"token {tok}", tok])
-    width = rng.randint(len(line) - len(tok) + 8, len(line) - 6)
+    lo, hi = len(line) - len(tok) + 8, len(line) - 6
+    widths = [w for w in (24, 32, 40, 48, 60, 64, 72, 76) if lo <= w <= hi]  # fold -w N
+    width = rng.choice(widths) if widths and rng.random() < 0.7 else rng.randint(lo, hi)
     head, tail = line[:width], line[width:]
     cut = width - (len(line) - len(tok))
     return [head, tail], [tok[:cut], tok[cut:]]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.redact import gitleaks_rules
-from bench.redact.corpus import FAMILIES, Corpus, generate
+from bench.redact.corpus import ECOSYSTEM, FAMILIES, Corpus, all_families, generate
 from bot.redact import Redactor
 
 HERE = Path(__file__).parent
@@ -38,6 +38,9 @@ class Score:
     tokens: int
     mbps: float
     measured_mb: float
+    lines_changed: int = 0
+    clean_lines: int = 0
+    eco_recall: float = 0.0
 
 
 def detect_secrets_redact(text: str) -> str:
@@ -82,25 +85,22 @@ Notes, honestly:
 - Load average {load_end:.1f} at the end of the run. Throughput is noisy on this shared 2-CPU machine
   (other sessions run builds and tests): the figures above are the best of the runs, not a guarantee
   under load. The ratio to detect-secrets and to the ported gitleaks rules holds in every run.
-  Spot checks with two extra CPU-bound processes competing for the 2 CPUs (load 3-4, other sessions
-  running too) measured the redactor at 70-115 MB/s and `scan()` on the clean lines at 130-280 MB/s;
-  under such contention `scan()` can fall below the 150 MB/s goal, never near the 40 MB/s budget.
-- Before the prefilter rework (commit c94d61e) the same benchmark measured 31-55 MB/s for the
-  redactor and 40-80 MB/s for `scan()` on clean lines; the Hyperscan pass alone ran at ~200 MB/s
-  (start-of-match tracking on the unbounded key patterns) and 4% of clean lines became candidates.
-- Where the time goes now: the Hyperscan pass (about 400-600 MB/s with its callbacks), encoding the
-  text to UTF-8 once, building the output string, and the full layered checks on the few candidate
-  lines. Clean lines rarely become candidates: the key patterns leave out keys whose last word
-  names metadata (`pad_token_id=`, `key_path=`), ML token keys (`pad_token=`), whole keys such as
-  `KeyError:`, and the prefilter's veto drops weak keys whose value cannot look secret
-  (`"cache_key": "train/loss"`). tests/redact/test_redact_prefilter.py checks on generated keys that
-  every line the key layer would mask is still a candidate.
-- The corpus is dense with secrets (one planted record per ~230 lines), far denser than real logs.
+- This round's corpus adds 25 ecosystem families (cloud CLIs with short flags and positional keys,
+  SDK constructors, s3fs/obsfs password files, quoted and piped passwords, ::add-mask::, curl -u in
+  every quoting, vendor headers, cookies, W&B keys by their place, webhook UUIDs, .netrc, Kubernetes
+  Secret data, values on the next line, Chinese key words, ANSI, double URL-encoding, new token
+  formats, fold-wrapped tokens), each record in a random context (log prefix, ANSI, Chinese text, a
+  JSON log envelope, URL-encoding), and 1% of clean lines are lookalikes of a secret's place
+  (tests/redact/corpus/clean_ecosystem.txt). The planted density is kept at the first rounds' (one
+  record per ~230 lines), so these figures compare with theirs; a denser corpus is slower, since
+  candidate lines cost about 0.2 ms each in Python while the Hyperscan pass costs little per MB.
+- Lines that look like a secret's place (curl, docker login, password prompts, "data:") are
+  prefilter candidates now; in logs full of them throughput falls accordingly.
 - The peers are scored as redactors: detect-secrets reports each distinct value once per file, so
   every occurrence of each reported value is masked, and so is the body of each private key it flags.
   The ported gitleaks rules mask their secret group.
 - Without Hyperscan (pure `re` fallback, `Redactor(use_hyperscan=False)`) the redactor is much
-  slower (about 1.5 MB/s, as before this round); Hyperscan is a declared dependency.
+  slower; Hyperscan is a declared dependency.
 """
 
 REPEATS = 3  # best of N for every tool: the machine is shared, the minimum is the least disturbed run
@@ -129,15 +129,22 @@ def _recall(corpus: Corpus, out: str) -> tuple[float, dict[str, int]]:
     return hit / max(total, 1), missed
 
 
-def _fp(clean: list[str], out: str) -> tuple[int, int]:
-    changed = tokens = 0
+def _fp(clean: list[str], out: str) -> tuple[int, int, int]:
+    """(tokens changed, tokens, lines changed) of the clean lines."""
+    changed = tokens = lines = 0
     for before, after in zip(clean, out.split("\n"), strict=False):
         b = before.split()
         tokens += len(b)
         if before != after:
+            lines += 1
             a = set(after.split())
             changed += sum(1 for t in b if t not in a)
-    return changed, tokens
+    return changed, tokens, lines
+
+
+def _eco_recall(corpus: Corpus, out: str) -> float:
+    values = [v for fam, vs in corpus.planted if fam in ECOSYSTEM for v in vs]
+    return sum(1 for v in values if v not in out) / max(len(values), 1)
 
 
 def score(name: str, fn: Callable[[str], str], corpus: Corpus, *, sample_mb: float | None) -> Score:
@@ -161,8 +168,20 @@ def score(name: str, fn: Callable[[str], str], corpus: Corpus, *, sample_mb: flo
     recall_out = out if sample_mb is None else fn(planted_text)
     recall, missed = _recall(corpus, recall_out)
     clean_out = fn("\n".join(clean_text_lines))
-    changed, tokens = _fp(clean_text_lines, clean_out)
-    return Score(name, recall, missed, changed / max(tokens, 1), changed, tokens, mb / seconds, mb)
+    changed, tokens, lines = _fp(clean_text_lines, clean_out)
+    return Score(
+        name,
+        recall,
+        missed,
+        changed / max(tokens, 1),
+        changed,
+        tokens,
+        mb / seconds,
+        mb,
+        lines_changed=lines,
+        clean_lines=len(clean_text_lines),
+        eco_recall=_eco_recall(corpus, recall_out),
+    )
 
 
 def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: bool) -> str:
@@ -173,17 +192,22 @@ def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: boo
         "",
         f"Corpus: {size_mb:.0f} MB of generated RLark/Ray training and CI runner logs "
         f"({len(corpus.lines):,} lines), {len(corpus.planted)} planted records "
-        f"({sum(len(v) for _, v in corpus.planted)} secret values) over {len(FAMILIES)} families. "
+        f"({sum(len(v) for _, v in corpus.planted)} secret values) over {len(all_families())} families "
+        f"({len(FAMILIES)} of the first rounds, {len(ECOSYSTEM)} as RLark jobs and Ascend CI print them, many "
+        "spellings each: bench/redact/ecosystem.py), and ordinary lines shaped like a secret's place. "
         f"Machine: {os.cpu_count()} CPUs (shared; load average {os.getloadavg()[0]:.1f} at start), "
         f"Python {sys.version.split()[0]}; throughput is the best of {REPEATS} runs per tool; hyperscan prefilter: "
         f"{'on' if accelerated else 'off (pure re)'}. Reproduce: `python -m bench.redact.run --write`.",
         "",
-        "| tool | recall | false positives (tokens changed) | throughput | measured on |",
-        "|---|---|---|---|---|",
+        "| tool | recall | recall, ecosystem families | clean lines changed | clean tokens changed | throughput "
+        "| measured on |",
+        "|---|---|---|---|---|---|---|",
     ]
     for s in scores:
+        share = s.lines_changed / max(s.clean_lines, 1)
         lines.append(
-            f"| {s.name} | {s.recall:.2%} | {s.fp_rate:.4%} ({s.fp_tokens:,} of {s.tokens:,}) | "
+            f"| {s.name} | {s.recall:.2%} | {s.eco_recall:.2%} | {share:.3%} ({s.lines_changed:,} of "
+            f"{s.clean_lines:,}) | {s.fp_rate:.4%} ({s.fp_tokens:,} of {s.tokens:,}) | "
             f"{s.mbps:.1f} MB/s | {s.measured_mb:.1f} MB |"
         )
     lines += ["", "Missed planted values by family:", ""]
@@ -194,11 +218,12 @@ def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: boo
     checks = [
         ("recall 100% on the planted set", ours.recall == 1.0),
         ("both peers miss some", all(s.recall < 1.0 for s in scores[1:])),
+        ("clean lines changed below 0.5%", ours.lines_changed < 0.005 * max(ours.clean_lines, 1)),
         ("false positives below 0.1% of tokens", ours.fp_rate < 0.001),
-        ("at least 50 MB/s", ours.mbps >= 50),
+        ("at least 100 MB/s", ours.mbps >= 100),
         (f"at least 10x detect-secrets' throughput (measured {ratio:.0f}x)", ratio >= 10),
     ]
-    lines += ["", "Targets (issue 3):", ""]
+    lines += ["", "Targets:", ""]
     lines += [f"- {'met' if ok else 'MISSED'}: {what}" for what, ok in checks]
     return "\n".join(lines) + "\n"
 

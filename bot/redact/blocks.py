@@ -46,6 +46,7 @@ _RUN_END = re.compile(r"[A-Za-z0-9+/=_\-.~]+$")
 _RUN_START = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
 MIN_WRAPPED_LINE = 16
+WRAP_WIDTHS = frozenset({32, 40, 48, 60, 64, 72, 76, 80, 100, 120, 128, 160, 200, 256, 512})
 _SHELL_WORDS = re.compile(
     r"(?:export|set|ENV|ARG|declare -x|readonly|local|\+)(?:[ \t]+(?:export|-x))?"
 )  # shorter lines are not wrapped at a width
@@ -272,7 +273,7 @@ def wrapped(
         return []
     tail = tm.group()
     alone = not value_line[tm.end() :].strip()
-    if not (_tokenish(tail) or (alone and _tail_alone(tail))):
+    if not (_tokenish(tail) or (alone and _tail_alone(tail, len(line)))):
         return []
     line_end = start + len(line)
     ran_to_end = any(s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start) for s in spans)
@@ -291,9 +292,16 @@ def wrapped(
     return out
 
 
-def _tail_alone(run: str) -> bool:
-    """A run alone on its line after a cut token: letters with inner capitals, or long."""
-    return run.isalnum() and (len(run) >= 16 or any(a.islower() and b.isupper() for a, b in pairwise(run)))
+def _tail_alone(run: str, width: int) -> bool:
+    """A run alone on its line after a cut token: long, mixed case (not a capitalised word), or any
+    letters when the cut line has a wrap width (``fold -w 40``, 64, 76, 80 ...)."""
+    if not run.isalnum():
+        return False
+    if len(run) >= 16 or any(a.islower() and b.isupper() for a, b in pairwise(run)):
+        return True
+    if any(c.isupper() for c in run[1:]) and any(c.islower() for c in run):
+        return True
+    return width in WRAP_WIDTHS or width >= 1000
 
 
 def _tokenish(run: str) -> bool:

@@ -127,48 +127,64 @@ def _spans(m: re.Match[str], name: str, kind: str) -> Iterator[Span]:
 
 
 def scan_line(line: str) -> list[Span]:
+    """Every shape whose words the line holds (a substring test first: most candidates hold few)."""
+    low = line.lower()
     spans: list[Span] = []
-    spans.extend(_tools(line))
-    for m in _MC.finditer(line):
-        spans.extend(_spans(m, "ak", "cloud-access-key-id"))
-        spans.extend(_spans(m, "sk", "secret-key"))
-    for m in _QSHELL.finditer(line):
-        spans.extend(_spans(m, "ak", "cloud-access-key-id"))
-        spans.extend(_spans(m, "sk", "secret-key"))
-    cmd = _PAIRS_CMD.search(line)
-    if cmd is not None:
-        spans.extend(_pairs(line, cmd.end()))
-        for m in _HTTP_BASIC.finditer(line):
+    if "util" in low or "coscmd" in low:
+        spans.extend(_tools(line))
+    if "mc" in low or "qshell" in low:
+        for pattern in (_MC, _QSHELL):
+            for m in pattern.finditer(line):
+                spans.extend(_spans(m, "ak", "cloud-access-key-id"))
+                spans.extend(_spans(m, "sk", "secret-key"))
+    if "config" in low:
+        cmd = _PAIRS_CMD.search(line)
+        if cmd is not None:
+            spans.extend(_pairs(line, cmd.end()))
+            for m in _HTTP_BASIC.finditer(line):
+                spans.extend(_spans(m, "v", "password"))
+    if " -" in line:
+        for m in _QUOTED_PW.finditer(line):
+            group = next((g for g in ("my", "sp", "rd", "dk", "zp", "os", "gh") if _value(m, g) is not None), None)
+            if group is not None:
+                spans.extend(_spans(m, group, "password"))
+    if "|" in line:
+        for m in _PIPED.finditer(line):
             spans.extend(_spans(m, "v", "password"))
-    for m in _QUOTED_PW.finditer(line):
-        group = next((g for g in ("my", "sp", "rd", "dk", "zp", "os", "gh") if _value(m, g) is not None), None)
-        if group is not None:
-            spans.extend(_spans(m, group, "password"))
-    for m in _PIPED.finditer(line):
-        spans.extend(_spans(m, "v", "password"))
-    for m in _ADD_MASK.finditer(line):
-        spans.extend(_spans(m, "v", "masked-value"))
-    spans.extend(_curl(line))
+    if "::add-mask::" in line:
+        for m in _ADD_MASK.finditer(line):
+            spans.extend(_spans(m, "v", "masked-value"))
+    if "-u" in line or "--user" in line or "-b" in line or "--cookie" in line:
+        spans.extend(_curl(line))
+    if "pass" in low:
+        spans.extend(_netrc(line))
+    if "(" in line:
+        spans.extend(_constructors(line))
+    if ":" in line:
+        for m in _AK_SK.finditer(line):
+            ak = m.group("ak")
+            if any(c.isdigit() for c in ak) and any(c.isalpha() for c in ak) and looks_secret(m.group("sk")):
+                spans.append(Span(m.start("ak"), m.end("ak"), "cloud-access-key-id", PRIO_STRUCT))
+                spans.append(Span(m.start("sk"), m.end("sk"), "secret-key", PRIO_STRUCT))
+    if "@" in line:
+        for m in _REGISTRY_USER.finditer(line):
+            if any(c.isdigit() for c in m.group("v")):
+                spans.append(Span(m.start("v"), m.end("v"), "cloud-access-key-id", PRIO_STRUCT))
+    if "wandb" in low:
+        for pattern in (_WANDB, _WANDB_CLI):
+            for m in pattern.finditer(line):
+                spans.extend(_spans(m, "v", "wandb-api-key"))
+    return spans
+
+
+def _netrc(line: str) -> Iterator[Span]:
     for m in _NETRC.finditer(line):
-        spans.extend(_spans(m, "v", "password"))
+        yield from _spans(m, "v", "password")
     netrc = _NETRC_LINE.match(line)
     if netrc is not None:
         where = _value(netrc, "v")
         if where is not None and not line[where[0] : where[1]].isalpha():
-            spans.append(Span(where[0], where[1], "password", PRIO_STRUCT))
-    spans.extend(_constructors(line))
-    for m in _AK_SK.finditer(line):
-        ak = m.group("ak")
-        if any(c.isdigit() for c in ak) and any(c.isalpha() for c in ak) and looks_secret(m.group("sk")):
-            spans.append(Span(m.start("ak"), m.end("ak"), "cloud-access-key-id", PRIO_STRUCT))
-            spans.append(Span(m.start("sk"), m.end("sk"), "secret-key", PRIO_STRUCT))
-    for m in _REGISTRY_USER.finditer(line):
-        if any(c.isdigit() for c in m.group("v")):
-            spans.append(Span(m.start("v"), m.end("v"), "cloud-access-key-id", PRIO_STRUCT))
-    for pattern in (_WANDB, _WANDB_CLI):
-        for m in pattern.finditer(line):
-            spans.extend(_spans(m, "v", "wandb-api-key"))
-    return spans
+            yield Span(where[0], where[1], "password", PRIO_STRUCT)
 
 
 def _tools(line: str) -> Iterator[Span]:
