@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
+from bot.render.model import FindingView, Report
 from bot.render.slack_actions import ACTION_EVIDENCE, ACTION_RERUN, ACTION_TICKET, ACTIONS_BLOCK, target_value
 from bot.render.slack_evidence import (
     evidence_file,
@@ -39,8 +40,6 @@ CREDENTIALS: Final = "rlark.risk.credentials-exposed"
 EVENT_TYPE: Final = "rlark_diagnosis"
 EMOJI: Final = {"critical": ":rotating_light:", "error": ":red_circle:", "warning": ":warning:",
                 "info": ":information_source:", "none": ":white_check_mark:"}
-
-Report = Mapping[str, Any]
 
 
 class _Cuts:
@@ -72,28 +71,27 @@ class _Cuts:
         return f"{shown}\n{note}" if note else shown
 
 
-def primary(findings: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+def primary(findings: Sequence[FindingView]) -> FindingView | None:
     """The finding metadata reports: the first that is not the credentials case (that one when alone)."""
     for f in findings:
-        if f["case"] != CREDENTIALS:
+        if f.case != CREDENTIALS:
             return f
     return findings[0] if findings else None
 
 
 def _target_line(report: Report, redactor: Redactor) -> str:
-    t = report.get("target") or {}
-    where = "/".join(x for x in (t.get("cluster"), t.get("namespace")) if x)
-    text = inline(clean_line(str(report.get("target_label", "")), redactor))
+    where = "/".join(x for x in (report.target.cluster, report.target.namespace) if x)
+    text = inline(clean_line(report.target_label, redactor))
     return text + (f" ({mrkdwn(clean_line(where, redactor))})" if where else "")
 
 
-def _summary(report: Report, f: Mapping[str, Any], redactor: Redactor, lang: str,
+def _summary(report: Report, f: FindingView, redactor: Redactor, lang: str,
              cuts: _Cuts) -> list[dict[str, Any]]:
-    sev = str(f["severity"])
-    head = f"{EMOJI.get(sev, '')} {clean_line(str(f['title']), redactor)}".strip()
-    first = (f"*{mrkdwn(severity(sev, lang))}* · {inline(clean_line(str(f['case']), redactor))} · "
+    sev = f.severity
+    head = f"{EMOJI.get(sev, '')} {clean_line(f.title, redactor)}".strip()
+    first = (f"*{mrkdwn(severity(sev, lang))}* · {inline(clean_line(f.case, redactor))} · "
              f"{_target_line(report, redactor)}")
-    symptom = mrkdwn(clean(str(f.get("symptom", "")), redactor))
+    symptom = mrkdwn(clean(f.symptom, redactor))
     text = f"{first}\n{symptom}".rstrip()
     cuts.clip(head, lim.HEADER_TEXT)
     return [header(head), section(cuts.clip(text, lim.SUMMARY_SECTION))]
@@ -108,10 +106,10 @@ def _code_section(title: str, lines: list[str], *, budget: int, cuts: _Cuts) -> 
     return section(f"{title}\n```\n{shown}\n```" + (f"\n{note}" if note else ""))
 
 
-def _evidence(f: Mapping[str, Any], redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
-    if not f.get("evidence"):
+def _evidence(f: FindingView, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+    if not f.evidence:
         return []
-    lines = clean("\n".join(evidence_lines(f["evidence"])), redactor).split("\n")
+    lines = clean("\n".join(evidence_lines(f.evidence)), redactor).split("\n")
     return [_code_section(f"*{mrkdwn(label('evidence', lang))}*", lines, budget=lim.EVIDENCE_SECTION,
                           cuts=cuts)]
 
@@ -125,28 +123,28 @@ def _listed(title: str, items: Sequence[str], *, mark: Callable[[int], str], bud
     return section(f"*{mrkdwn(title)}*\n{body}")
 
 
-def _advice(f: Mapping[str, Any], redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
-    steps = _listed(label("next_steps", lang), f.get("next_steps") or [], mark=lambda i: f"{i}.",
+def _advice(f: FindingView, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+    steps = _listed(label("next_steps", lang), f.next_steps, mark=lambda i: f"{i}.",
                     budget=lim.STEPS_SECTION, redactor=redactor, cuts=cuts)
-    avoid = _listed(label("avoid", lang), f.get("avoid") or [], mark=lambda i: ":no_entry_sign:",
+    avoid = _listed(label("avoid", lang), f.avoid, mark=lambda i: ":no_entry_sign:",
                     budget=lim.AVOID_SECTION, redactor=redactor, cuts=cuts)
-    who = f"*{mrkdwn(label('escalate', lang))}*: {mrkdwn(escalation(str(f.get('escalate_to', '')), lang))}"
-    sources = "; ".join(clean_line(s, redactor) for s in f.get("sources") or [])
+    who = f"*{mrkdwn(label('escalate', lang))}*: {mrkdwn(escalation(f.escalate_to, lang))}"
+    sources = "; ".join(clean_line(s, redactor) for s in f.sources)
     cite = f"*{mrkdwn(label('source', lang))}*: {mrkdwn(sources)}" if sources else ""
     return [b for b in (steps, avoid) if b] + [context([who, cite])]
 
 
-def _others(findings: Sequence[Mapping[str, Any]], redactor: Redactor, lang: str,
+def _others(findings: Sequence[FindingView], redactor: Redactor, lang: str,
             cuts: _Cuts) -> list[dict[str, Any]]:
     if not findings:
         return []
     lines = []
     for f in findings:
-        sev = str(f["severity"])
-        n = len(f.get("evidence") or [])
-        title = cuts.clip(mrkdwn(clean_line(str(f["title"]), redactor)), lim.TITLE_IN_TEXT)
+        sev = f.severity
+        n = len(f.evidence)
+        title = cuts.clip(mrkdwn(clean_line(f.title, redactor)), lim.TITLE_IN_TEXT)
         lines.append(f"• {EMOJI.get(sev, '')} *{mrkdwn(severity(sev, lang))}* "
-                     f"{inline(clean_line(str(f['case']), redactor))} — {title}"
+                     f"{inline(clean_line(f.case, redactor))} — {title}"
                      f" _({mrkdwn(label('n_evidence', lang, n=n))})_")
     title = f"*{mrkdwn(label('others', lang))}*"
     body = cuts.join(lines, lim.OTHERS_SECTION - lim.slack_len(title) - 1, key="more_findings",
@@ -155,11 +153,11 @@ def _others(findings: Sequence[Mapping[str, Any]], redactor: Redactor, lang: str
 
 
 def _first_error(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
-    fe = report.get("first_error")
-    if not fe:
+    fe = report.first_error
+    if fe is None:
         return []
-    where = clean_line(str(fe.get("source", "")) + (f" line {fe['line']}" if fe.get("line") else ""), redactor)
-    raw = "\n".join([str(fe.get("text", "")), *(str(c) for c in fe.get("context") or ())])
+    where = clean_line(fe.source + (f" line {fe.line}" if fe.line else ""), redactor)
+    raw = "\n".join([fe.text, *fe.context])
     title = f"*{mrkdwn(label('first_error', lang))}*: {mrkdwn(where)}"
     return [_code_section(title, clean(raw, redactor).split("\n"), budget=lim.FIRST_ERROR_SECTION,
                           cuts=cuts)]
@@ -182,27 +180,27 @@ def _unread(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> list[
     """What could not be read: the problems that make the report incomplete, and what was not collected."""
     parts: list[str] = []
     budget = lim.INCOMPLETE_SECTION
-    if report.get("not_collected"):
+    if report.not_collected:
         title = f"*{mrkdwn(label('not_collected', lang))}*: "
-        names = [mrkdwn(clean_line(str(n), redactor)) for n in report["not_collected"]]
+        names = [mrkdwn(clean_line(n, redactor)) for n in report.not_collected]
         parts.append(title + _names(names, budget // 3 - lim.slack_len(title), cuts))
-    if report.get("problems"):
+    if report.problems:
         title = f":warning: *{mrkdwn(label('incomplete', lang))}*:"
-        lines = [cuts.clip(f"• {mrkdwn(clean_line(p, redactor))}", lim.LIST_LINE) for p in report["problems"]]
+        lines = [cuts.clip(f"• {mrkdwn(clean_line(p, redactor))}", lim.LIST_LINE) for p in report.problems]
         room = budget - lim.slack_len(title) - sum(lim.slack_len(p) + 1 for p in parts) - 1
         parts.insert(0, f"{title}\n" + cuts.join(lines, room, key="more_items"))
     return [section("\n".join(parts))] if parts else []
 
 
 def _status(report: Report, counts: Mapping[str, int], redactor: Redactor, lang: str) -> dict[str, Any]:
-    stage = (f"*{mrkdwn(label('stage', lang))}*: {inline(clean_line(str(report.get('last_stage', '')), redactor))}"
-             f" ({mrkdwn(clean_line(str(report.get('last_stage_label', '')), redactor))})")
-    when = mrkdwn(label("as_of", lang, now=clean_line(str(report.get("now", "")), redactor)))
+    stage = (f"*{mrkdwn(label('stage', lang))}*: {inline(clean_line(report.last_stage, redactor))}"
+             f" ({mrkdwn(clean_line(report.last_stage_label, redactor))})")
+    when = mrkdwn(label("as_of", lang, now=clean_line(report.now, redactor)))
     return context([stage, mrkdwn(redaction_line(counts, lang)), when])
 
 
 def _buttons(report: Report, redactor: Redactor, lang: str) -> dict[str, Any]:
-    value = clean_line(target_value(report["target"]), redactor)
+    value = clean_line(target_value(report.target), redactor)
     return actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
                     button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
                     button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value)],
@@ -211,40 +209,39 @@ def _buttons(report: Report, redactor: Redactor, lang: str) -> dict[str, Any]:
 
 def metadata(report: Report, *, counts: Mapping[str, int], redactor: Redactor) -> dict[str, Any]:
     """CONTRACT §5's `rlark_diagnosis` metadata."""
-    findings = report.get("findings") or []
+    findings = report.findings
     main = primary(findings)
-    target = {k: clean_line(str(v or ""), redactor) for k, v in (report.get("target") or {}).items()}
+    target = {k: clean_line(v, redactor) for k, v in report.target.fields().items()}
     return {"event_type": EVENT_TYPE, "event_payload": {
         "target": target,
-        "case": clean_line(str(main["case"]), redactor) if main else "none",
-        "severity": clean_line(str(main["severity"]), redactor) if main else "none",
-        "cases": [clean_line(str(f["case"]), redactor) for f in findings],
-        "last_stage": clean_line(str(report.get("last_stage", "")), redactor),
-        "incomplete": bool(report.get("incomplete")),
+        "case": clean_line(main.case, redactor) if main else "none",
+        "severity": clean_line(main.severity, redactor) if main else "none",
+        "cases": [clean_line(f.case, redactor) for f in findings],
+        "last_stage": clean_line(report.last_stage, redactor),
+        "incomplete": report.incomplete,
         "redactions": sum(counts.values()),
     }}
 
 
 def fallback_text(report: Report, *, redactor: Redactor, lang: str) -> str:
     """The notification text: the first finding's case id and title, or that no known case matched."""
-    findings = report.get("findings") or []
-    target = clean_line(str(report.get("target_label", "")), redactor)
-    if findings:
-        f = findings[0]
-        title = cut(clean_line(str(f["title"]), redactor), lim.TITLE_IN_TEXT)
-        text = f"{clean_line(str(f['case']), redactor)} — {title} · {target} ({severity(str(f['severity']), lang)})"
+    target = clean_line(report.target_label, redactor)
+    if report.findings:
+        f = report.findings[0]
+        title = cut(clean_line(f.title, redactor), lim.TITLE_IN_TEXT)
+        text = f"{clean_line(f.case, redactor)} — {title} · {target} ({severity(f.severity, lang)})"
     else:
-        stage = clean_line(str(report.get("last_stage", "")), redactor)
+        stage = clean_line(report.last_stage, redactor)
         text = f"{label('no_case', lang)} · {target} · {label('stage', lang)}: {stage}"
     return cut(mrkdwn(text), lim.FALLBACK_TEXT)
 
 
 def _no_case(report: Report, redactor: Redactor, lang: str) -> list[dict[str, Any]]:
-    if not report.get("found", True):
-        where = mrkdwn(clean(str(report.get("where", "")), redactor))
+    if not report.found:
+        where = mrkdwn(clean(report.where, redactor))
         return [header(f":grey_question: {label('not_found', lang)}"),
                 section(cut(f"{_target_line(report, redactor)}\n{where}", lim.SUMMARY_SECTION))]
-    hint = label("no_case.healthy", lang) if report.get("healthy") else ""
+    hint = label("no_case.healthy", lang) if report.healthy else ""
     return [header(f"{EMOJI['none']} {label('no_case', lang)}"),
             section(f"{_target_line(report, redactor)}\n{mrkdwn(hint)}".rstrip())]
 
@@ -254,7 +251,7 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str) -> SlackMe
     lang_index(lang)
     cuts = _Cuts(report, lang)
     counts = redaction_counts(report, redactor)
-    findings = report.get("findings") or []
+    findings = report.findings
     blocks: list[dict[str, Any]] = []
     if findings:
         f = findings[0]

@@ -61,13 +61,13 @@ def render_diagnosis(diag: Diagnosis, fmt: str, lang: str = "en", *, redactor: R
     if fmt == "json":
         doc = _scrub(contract_json(report), redactor)
         shown = redaction_counts(json.dumps(doc, ensure_ascii=False))
-        doc["redactions"] = sum((shown + report["withheld"]).values())
+        doc["redactions"] = sum((shown + report.withheld).values())
         return redactor.redact(json.dumps(doc, ensure_ascii=False, indent=2) + "\n").text
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
     body = plain(_env().get_template(f"{fmt}.j2").render(r=report))
     safe = redactor.redact(body).text
-    footer = redactor.redact(_summary(redaction_counts(safe) + report["withheld"], lang) + "\n").text
+    footer = redactor.redact(_summary(redaction_counts(safe) + report.withheld, lang) + "\n").text
     return redactor.safe_join([safe, footer])
 
 

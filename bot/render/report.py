@@ -1,11 +1,21 @@
-"""A plain, language-resolved view of a Diagnosis: the one shape every format renders from."""
+"""Build the report (bot.render.model) from a Diagnosis, and the contract JSON of CONTRACT §3 from the report."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TypedDict, get_args
 
-from bot.diagnose.result import Diagnosis, Finding
+from bot.diagnose.result import Diagnosis, Facts, Finding, FirstError
+from bot.models import Target
+from bot.models.refs import Lang
+from bot.render.model import (
+    EvidenceView,
+    FactsView,
+    FindingView,
+    FirstErrorView,
+    Report,
+    TargetView,
+)
 from bot.runbook.schema import STAGES
 
 STAGE_LABELS = {
@@ -25,55 +35,107 @@ STAGE_LABELS = {
 assert set(STAGE_LABELS) == set(STAGES)
 
 
-def _finding(f: Finding, lang: str) -> dict[str, Any]:
+class ContractEvidence(TypedDict):
+    source: str
+    text: str
+
+
+class ContractFinding(TypedDict):
+    case: str
+    title: str
+    severity: str
+    evidence: list[ContractEvidence]
+    next_steps: list[str]
+    avoid: list[str]
+    escalate_to: str
+
+
+class ContractFirstError(TypedDict):
+    source: str
+    line: int | None
+    text: str
+
+
+class ContractReport(TypedDict):
+    """CONTRACT §3's object, extended with `first_error` (the contract says the report gives it)."""
+
+    target: dict[str, str]
+    findings: list[ContractFinding]
+    last_stage: str
+    incomplete: bool
+    redactions: int
+    first_error: ContractFirstError | None
+
+
+def _finding(f: Finding, lang: str) -> FindingView:
+    return FindingView(
+        case=f.id,
+        title=f.case.title.pick(lang),
+        symptom=f.case.symptom.pick(lang),
+        severity=f.case.severity,
+        evidence=tuple(EvidenceView(source=e.source, text=e.text, context=e.context) for e in f.evidence),
+        next_steps=tuple(s.pick(lang) for s in f.case.next_steps),
+        avoid=tuple(s.pick(lang) for s in f.case.avoid),
+        escalate_to=f.case.escalate_to,
+        sources=tuple(f"{s.page} § {s.section}" for s in f.case.sources),
+        stage=STAGES[f.stage],
+    )
+
+
+def _facts(fx: Facts) -> FactsView:
+    return FactsView(job_phase=fx.job_phase, started=fx.started, ended=fx.ended, stopped=fx.stopped,
+                     tasks=tuple(fx.tasks), pods=tuple(fx.pods), clusters=tuple(fx.clusters), nodes=tuple(fx.nodes),
+                     images=tuple(fx.images), storage_classes=tuple(fx.storage_classes))
+
+
+def _first_error(fe: FirstError | None) -> FirstErrorView | None:
+    if fe is None:
+        return None
+    return FirstErrorView(source=fe.source, line=fe.line, text=fe.text, context=fe.context)
+
+
+def _target(t: Target, diag: Diagnosis) -> TargetView:
+    return TargetView(kind=t.kind.value, name=t.name, namespace=diag.target_namespace, cluster=diag.target_cluster)
+
+
+def build_report(diag: Diagnosis, lang: str) -> Report:
+    """`diag` in `lang` (zh or en): every text picked, every value checked against its vocabulary."""
+    if lang not in get_args(Lang):
+        raise ValueError(f"unknown language {lang!r}: use zh or en")
+    return Report(
+        lang=lang,
+        target=_target(diag.target, diag),
+        target_label=str(diag.target),
+        found=diag.found,
+        where=diag.where,
+        now=diag.now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        findings=tuple(_finding(f, lang) for f in diag.findings),
+        healthy=diag.healthy,
+        last_stage=diag.last_stage,
+        last_stage_label=STAGE_LABELS[diag.last_stage][0 if lang == "zh" else 1],
+        incomplete=diag.incomplete,
+        problems=tuple(diag.problems),
+        not_collected=tuple(diag.not_collected),
+        first_error=_first_error(diag.first_error),
+        facts=_facts(diag.facts),
+        withheld=Counter(e.withheld for f in diag.findings for e in f.evidence if e.withheld),
+    )
+
+
+def _contract_finding(f: FindingView) -> ContractFinding:
+    return {"case": f.case, "title": f.title, "severity": f.severity,
+            "evidence": [{"source": e.source, "text": e.text} for e in f.evidence],
+            "next_steps": list(f.next_steps), "avoid": list(f.avoid), "escalate_to": f.escalate_to}
+
+
+def contract_json(report: Report) -> ContractReport:
+    """The object of CONTRACT §3 (not yet redacted; `redactions` is filled in by the caller that redacts)."""
+    fe = report.first_error
     return {
-        "case": f.id,
-        "title": f.case.title.pick(lang),
-        "symptom": f.case.symptom.pick(lang),
-        "severity": f.severity,
-        "evidence": [{"source": e.source, "text": e.text, "context": list(e.context)} for e in f.evidence],
-        "next_steps": [s.pick(lang) for s in f.case.next_steps],
-        "avoid": [s.pick(lang) for s in f.case.avoid],
-        "escalate_to": f.case.escalate_to,
-        "sources": [f"{s.page} § {s.section}" for s in f.case.sources],
-        "stage": STAGES[f.stage],
-    }
-
-
-def build_report(diag: Diagnosis, lang: str) -> dict[str, Any]:
-    t = diag.target
-    fe = diag.first_error
-    return {
-        "lang": lang,
-        "target": {"kind": t.kind.value, "name": t.name, "namespace": diag.target_namespace,
-                   "cluster": diag.target_cluster},
-        "target_label": str(t),
-        "found": diag.found,
-        "where": diag.where,
-        "now": diag.now.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "findings": [_finding(f, lang) for f in diag.findings],
-        "healthy": diag.healthy,
-        "last_stage": diag.last_stage,
-        "last_stage_label": STAGE_LABELS[diag.last_stage][0 if lang == "zh" else 1],
-        "incomplete": diag.incomplete,
-        "problems": diag.problems,
-        "not_collected": diag.not_collected,
-        "first_error": None if fe is None else {"source": fe.source, "line": fe.line, "text": fe.text,
-                                                "context": list(fe.context)},
-        "facts": diag.facts,
-        "withheld": Counter(e.withheld for f in diag.findings for e in f.evidence if e.withheld),
-    }
-
-
-def contract_json(report: dict[str, Any]) -> dict[str, Any]:
-    """The object of CONTRACT §3, extended with `first_error` (the contract says the report gives it)."""
-    return {
-        "target": report["target"],
-        "findings": [{k: f[k] for k in ("case", "title", "severity", "evidence", "next_steps", "avoid", "escalate_to")}
-                     | {"evidence": [{"source": e["source"], "text": e["text"]} for e in f["evidence"]]}
-                     for f in report["findings"]],
-        "last_stage": report["last_stage"],
-        "incomplete": report["incomplete"],
+        "target": report.target.fields(),
+        "findings": [_contract_finding(f) for f in report.findings],
+        "last_stage": report.last_stage,
+        "incomplete": report.incomplete,
         "redactions": 0,
-        "first_error": report["first_error"] and {k: report["first_error"][k] for k in ("source", "line", "text")},
+        "first_error": None if fe is None else {"source": fe.source, "line": fe.line, "text": fe.text},
     }

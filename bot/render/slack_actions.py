@@ -8,8 +8,9 @@ TARGET text and namespace a `/rlark diagnose TARGET --namespace NS` command woul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
+
+from bot.render.model import TargetKindName, TargetView
 
 ACTION_TICKET: Final = "rlark_ticket"
 ACTION_RERUN: Final = "rlark_rerun"
@@ -17,21 +18,16 @@ ACTION_EVIDENCE: Final = "rlark_evidence"
 ACTION_IDS: Final = (ACTION_TICKET, ACTION_RERUN, ACTION_EVIDENCE)
 ACTIONS_BLOCK: Final = "rlark_diagnosis_actions"
 
-_PREFIX: Final = {"Job": "job", "Pod": "pod", "EphemeralRunner": "runner"}
+_PREFIX: Final[dict[TargetKindName, str]] = {"Job": "job", "Pod": "pod", "EphemeralRunner": "runner"}
 _MAX_VALUE: Final = 330  # "runner/" + a 63-character namespace + a 253-character name, with room to spare
 
 
-def target_value(target: Mapping[str, Any]) -> str:
+def target_value(target: TargetView) -> str:
     """The button value of §3's target object."""
-    kind = str(target.get("kind", ""))
-    prefix = _PREFIX.get(kind)
-    if prefix is None:
-        raise ValueError(f"unknown target kind {kind!r}")
-    name = str(target.get("name", ""))
-    namespace = str(target.get("namespace") or "")
-    if prefix == "job" or not namespace:
-        return f"{prefix}/{name}"
-    return f"{prefix}/{namespace}/{name}"
+    prefix = _PREFIX[target.kind]
+    if prefix == "job" or not target.namespace:
+        return f"{prefix}/{target.name}"
+    return f"{prefix}/{target.namespace}/{target.name}"
 
 
 def parse_target_value(value: str) -> tuple[str, str]:
@@ -46,7 +42,6 @@ def parse_target_value(value: str) -> tuple[str, str]:
     raise ValueError(f"not a target button value: {value[:80]!r}")
 
 
-def target_label(target: Mapping[str, Any]) -> str:
+def target_label(target: TargetView) -> str:
     """How people write the target: `job/<name>`, `pod/<name>`, `runner/<name>`."""
-    prefix = _PREFIX.get(str(target.get("kind", "")), str(target.get("kind", "")).lower() or "target")
-    return f"{prefix}/{target.get('name', '')}"
+    return f"{_PREFIX[target.kind]}/{target.name}"

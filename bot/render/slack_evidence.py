@@ -12,10 +12,10 @@ import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from bot.redact import Redactor, seal
 from bot.render import blocklimits as lim
+from bot.render.model import EvidenceView, FindingView, Report, TargetView
 from bot.render.report import contract_json
 from bot.render.slack_labels import escalation, label, severity
 from bot.render.slack_message import SlackFile
@@ -25,26 +25,25 @@ _MARK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
 _FILE_NAME = re.compile(r"[^a-z0-9.-]+")
 
 
-def evidence_lines(evidence: Sequence[Mapping[str, Any]]) -> list[str]:
+def evidence_lines(evidence: Sequence[EvidenceView]) -> list[str]:
     """Raw (not yet redacted) lines: each source once per run of items from it, then each item's text and
     the log lines around it, indented."""
     lines: list[str] = []
     last: str | None = None
     for item in evidence:
-        source = str(item.get("source") or "")
+        source = item.source
         if source and source != last:
             lines.append(source)
         last = source
-        lines.append("  " + str(item.get("text", "")))
-        lines += ["    " + str(c) for c in item.get("context") or ()]
+        lines.append("  " + item.text)
+        lines += ["    " + c for c in item.context]
     return lines
 
 
-def redaction_counts(report: Mapping[str, Any], redactor: Redactor) -> Counter[str]:
+def redaction_counts(report: Report, redactor: Redactor) -> Counter[str]:
     """Values masked in the report, by kind, counted as `--format json` counts them."""
-    shown = json.dumps(seal(contract_json(dict(report)), redactor).value, ensure_ascii=False)
-    withheld: Mapping[str, int] = report.get("withheld") or {}
-    return Counter(_MARK.findall(shown)) + Counter(dict(withheld))
+    shown = json.dumps(seal(contract_json(report), redactor).value, ensure_ascii=False)
+    return Counter(_MARK.findall(shown)) + report.withheld
 
 
 def redaction_line(counts: Mapping[str, int], lang: str) -> str:
@@ -53,59 +52,58 @@ def redaction_line(counts: Mapping[str, int], lang: str) -> str:
     return label("redactions", lang, n=total) + (f" ({kinds})" if kinds else "")
 
 
-def file_name(what: str, target: Mapping[str, Any]) -> str:
+def file_name(what: str, target: TargetView) -> str:
     """`rlark-<what>-<kind>-<name>.txt`, lower-case letters, digits, dots and hyphens only."""
-    stem = _FILE_NAME.sub("-", f"{target.get('kind', '')}-{target.get('name', '')}".lower()).strip("-")
+    stem = _FILE_NAME.sub("-", f"{target.kind}-{target.name}".lower()).strip("-")
     return f"rlark-{what}-{stem[:120] or 'target'}.txt"
 
 
-def evidence_file_name(report: Mapping[str, Any]) -> str:
-    return file_name("evidence", report.get("target") or {})
+def evidence_file_name(report: Report) -> str:
+    return file_name("evidence", report.target)
 
 
-def _finding_text(index: int, finding: Mapping[str, Any], lang: str) -> list[str]:
-    out = [f"{index}. [{severity(str(finding['severity']), lang)}] {finding['case']} — {finding['title']}"]
-    if finding.get("symptom"):
-        out.append(f"   {finding['symptom']}")
-    out += ["   " + line for line in evidence_lines(finding.get("evidence") or [])]
-    if finding.get("next_steps"):
+def _finding_text(index: int, finding: FindingView, lang: str) -> list[str]:
+    out = [f"{index}. [{severity(finding.severity, lang)}] {finding.case} — {finding.title}"]
+    if finding.symptom:
+        out.append(f"   {finding.symptom}")
+    out += ["   " + line for line in evidence_lines(finding.evidence)]
+    if finding.next_steps:
         out.append(f"   {label('next_steps', lang)}:")
-        out += [f"     * {s}" for s in finding["next_steps"]]
-    if finding.get("avoid"):
+        out += [f"     * {s}" for s in finding.next_steps]
+    if finding.avoid:
         out.append(f"   {label('avoid', lang)}:")
-        out += [f"     x {s}" for s in finding["avoid"]]
-    who = escalation(str(finding.get("escalate_to", "")), lang)
-    cited = "; ".join(finding.get("sources") or [])
+        out += [f"     x {s}" for s in finding.avoid]
+    who = escalation(finding.escalate_to, lang)
+    cited = "; ".join(finding.sources)
     out.append(f"   {label('escalate', lang)}: {who} · {label('source', lang)}: {cited}")
     return [*out, ""]
 
 
-def _tail_text(report: Mapping[str, Any], lang: str) -> list[str]:
+def _tail_text(report: Report, lang: str) -> list[str]:
     out: list[str] = []
-    fe = report.get("first_error")
-    if fe:
-        where = f"{fe.get('source', '')}" + (f" line {fe['line']}" if fe.get("line") else "")
-        out += [f"{label('first_error', lang)}: {where}", "  " + str(fe.get("text", ""))]
-        out += ["    " + str(c) for c in fe.get("context") or ()]
+    fe = report.first_error
+    if fe is not None:
+        where = fe.source + (f" line {fe.line}" if fe.line else "")
+        out += [f"{label('first_error', lang)}: {where}", "  " + fe.text]
+        out += ["    " + c for c in fe.context]
         out.append("")
-    if report.get("problems"):
+    if report.problems:
         out.append(f"{label('incomplete', lang)}:")
-        out += [f"  ! {p}" for p in report["problems"]]
-    if report.get("not_collected"):
-        out.append(f"{label('not_collected', lang)}: {', '.join(report['not_collected'])}")
+        out += [f"  ! {p}" for p in report.problems]
+    if report.not_collected:
+        out.append(f"{label('not_collected', lang)}: {', '.join(report.not_collected)}")
     return out
 
 
-def evidence_file(report: Mapping[str, Any], *, redactor: Redactor,
+def evidence_file(report: Report, *, redactor: Redactor,
                   counts: Mapping[str, int] | None = None) -> SlackFile:
     """Every evidence excerpt with its source, in one redacted text file; `counts` (the report's
     `redaction_counts`) when the caller has them already."""
-    lang = str(report.get("lang", "en"))
-    target = str(report.get("target_label", ""))
-    head = [f"{label('file.evidence', lang, target=target)} · {label('as_of', lang, now=report.get('now', ''))}",
-            f"{label('stage', lang)}: {report.get('last_stage', '')} ({report.get('last_stage_label', '')})", ""]
+    lang = report.lang
+    head = [f"{label('file.evidence', lang, target=report.target_label)} · {label('as_of', lang, now=report.now)}",
+            f"{label('stage', lang)}: {report.last_stage} ({report.last_stage_label})", ""]
     body: list[str] = []
-    for i, finding in enumerate(report.get("findings") or [], 1):
+    for i, finding in enumerate(report.findings, 1):
         body += _finding_text(i, finding, lang)
     if not body:
         body = [label("file.none", lang), ""]

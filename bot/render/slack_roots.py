@@ -8,12 +8,12 @@ ticket as a code block, or a file when it is long, with a link back to the threa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
 from bot.render.blocks import EMOJI
+from bot.render.model import Report, TargetView
 from bot.render.slack_actions import target_label
 from bot.render.slack_evidence import file_name
 from bot.render.slack_labels import label, lang_index, severity
@@ -46,17 +46,16 @@ def root_progress(*, target_label: str, step: str, clusters: int, pods: int, log
     return SlackMessage(text=text, blocks=finish(blocks))
 
 
-def root_verdict(report: Mapping[str, Any], *, thread_hint: bool, redactor: Redactor, lang: str) -> SlackMessage:
+def root_verdict(report: Report, *, thread_hint: bool, redactor: Redactor, lang: str) -> SlackMessage:
     """The root once the answer is in the thread: the first finding's case and title, or that none matched."""
     lang_index(lang)
-    target = clean_line(str(report.get("target_label", "")), redactor)
-    findings = report.get("findings") or []
-    stage = clean_line(str(report.get("last_stage", "")), redactor)
-    if findings:
-        f = findings[0]
-        sev = str(f["severity"])
-        title = cut(clean_line(str(f["title"]), redactor), lim.TITLE_IN_TEXT)
-        case = clean_line(str(f["case"]), redactor)
+    target = clean_line(report.target_label, redactor)
+    stage = clean_line(report.last_stage, redactor)
+    if report.findings:
+        f = report.findings[0]
+        sev = f.severity
+        title = cut(clean_line(f.title, redactor), lim.TITLE_IN_TEXT)
+        case = clean_line(f.case, redactor)
         head = f"{EMOJI.get(sev, '')} *{mrkdwn(title)}* · {mrkdwn(severity(sev, lang))} · {inline(case)}"
         text = f"{target}: {case} — {title}"
     else:
@@ -64,7 +63,7 @@ def root_verdict(report: Mapping[str, Any], *, thread_hint: bool, redactor: Reda
         text = f"{target}: {label('no_case', lang)}"
     lines = [_titled("root.verdict", lang, inline(target)), cut(head, lim.SUMMARY_SECTION)]
     notes = [f"*{mrkdwn(label('stage', lang))}*: {inline(stage)}"]
-    if report.get("incomplete"):
+    if report.incomplete:
         notes.append(f":warning: {mrkdwn(label('incomplete.short', lang))}")
     if thread_hint:
         notes.append(mrkdwn(label("root.thread", lang)))
@@ -95,7 +94,7 @@ def _link(permalink: str | None, redactor: Redactor, lang: str) -> str:
     return f":leftwards_arrow_with_hook: {words}: {mrkdwn(url)}"
 
 
-def ticket_message(ticket_text: str, *, target: Mapping[str, Any], permalink: str | None, redactor: Redactor,
+def ticket_message(ticket_text: str, *, target: TargetView, permalink: str | None, redactor: Redactor,
                    lang: str) -> SlackMessage:
     """§3's admin ticket (what `render_diagnosis(diag, "ticket", ...)` gives) for the thread or the admin
     channel: a code block, or, when it does not fit one section, a preview and the whole ticket as a file."""
@@ -117,7 +116,7 @@ def ticket_message(ticket_text: str, *, target: Mapping[str, Any], permalink: st
         content = cut(body, lim.FILE_CHARS, mark="\n" + label("cut_file", lang)) + "\n"
         files.append(SlackFile(name=name, title=clean_line(label("file.ticket", lang, target=who), redactor),
                                content=content))
-    payload_target = {k: clean_line(str(v or ""), redactor) for k, v in target.items()}
+    payload_target = {k: clean_line(v, redactor) for k, v in target.fields().items()}
     text = cut(mrkdwn(label("ticket.head", lang, target=who)), lim.FALLBACK_TEXT)
     return SlackMessage(text=text, blocks=finish(blocks),
                         metadata={"event_type": TICKET_EVENT, "event_payload": {"target": payload_target}},

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 import yaml
@@ -14,6 +13,7 @@ from bot.diagnose import diagnose
 from bot.diagnose.result import Diagnosis
 from bot.models import Target
 from bot.redact import Redactor
+from bot.render.model import Report
 from bot.render.report import build_report
 from bot.runbook import Runbook
 from bot.settings import Thresholds
@@ -24,9 +24,9 @@ from render.support import SCENARIOS
 class Scenario:
     name: str
     diag: Diagnosis
-    reports: dict[str, dict[str, Any]]  # by language
+    reports: dict[str, Report]  # by language
 
-    def report(self, lang: str) -> dict[str, Any]:
+    def report(self, lang: str) -> Report:
         return self.reports[lang]
 
 

@@ -7,11 +7,26 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bot.render.model import EvidenceView, FindingView, Report
 from bot.render.slack_message import SlackMessage
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 NAMES = sorted(p.parent.name for p in SCENARIOS.glob("*/expect.yaml"))
 CREDENTIAL_CASE = "rlark.risk.credentials-exposed"
+
+
+def with_first(report: Report, **changes: Any) -> Report:
+    """`report` with fields of its first finding replaced (the report is frozen: this is a new one)."""
+    first = report.findings[0].model_copy(update=changes)
+    return report.model_copy(update={"findings": (first, *report.findings[1:])})
+
+
+def finding(i: int, **changes: Any) -> FindingView:
+    """A small made-up finding, number `i`."""
+    return FindingView(case=f"rlark.test.case-{i:02d}", title=f"Test case {i}", symptom="s", severity="warning",
+                       evidence=(EvidenceView(source=f"c/ns/pod-{i}:main", text=f"line {i}"),), next_steps=("look",),
+                       avoid=("do not",), escalate_to="user", sources=("p § s",), stage="scheduled").model_copy(
+        update=changes)
 
 
 def strings(value: Any) -> Iterator[str]:

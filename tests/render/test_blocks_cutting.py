@@ -3,7 +3,6 @@ after redaction, says what was left out, and the attached evidence file holds al
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -16,11 +15,12 @@ from bot.models import Target
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
 from bot.render.blocks import diagnosis_reply
+from bot.render.model import EvidenceView, FirstErrorView, Report
 from bot.render.report import build_report
 from bot.render.slack_message import SlackMessage, block_chars
 from bot.runbook import Runbook
 from render.conftest import Scenario
-from render.support import SCENARIOS, message_strings
+from render.support import SCENARIOS, finding, message_strings, with_first
 from render.test_blocks_scenarios import check_limits
 
 BASE = "rlark-ray-prepare-failed"
@@ -28,8 +28,8 @@ AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"
 
 
 @pytest.fixture
-def base(scenario: Callable[[str], Scenario]) -> Callable[[str], dict[str, Any]]:
-    return lambda lang: copy.deepcopy(scenario(BASE).report(lang))
+def base(scenario: Callable[[str], Scenario]) -> Callable[[str], Report]:
+    return lambda lang: scenario(BASE).report(lang)
 
 
 def _sections(msg: SlackMessage) -> list[str]:
@@ -57,35 +57,27 @@ def _more(text: str, what: str) -> int:
     return int(m.group(1))
 
 
-def _finding(i: int) -> dict[str, Any]:
-    return {"case": f"rlark.test.case-{i:02d}", "title": f"Test case {i}", "symptom": "s", "severity": "warning",
-            "evidence": [{"source": f"c/ns/pod-{i}:main", "text": f"line {i}", "context": []}],
-            "next_steps": ["look"], "avoid": ["do not"], "escalate_to": "user", "sources": ["p § s"],
-            "stage": "scheduled"}
-
-
-def test_many_findings_are_folded_and_the_rest_named(base: Callable[[str], dict[str, Any]],
+def test_many_findings_are_folded_and_the_rest_named(base: Callable[[str], Report],
                                                     redactor: Redactor) -> None:
     report = base("en")
-    report["findings"] += [_finding(i) for i in range(40)]
+    report = report.model_copy(update={"findings": report.findings + tuple(finding(i) for i in range(40))})
     msg = diagnosis_reply(report, redactor=redactor, lang="en")
     check_limits(msg)
     (others,) = [t for t in _sections(msg) if t.startswith("*Other findings*")]
     shown = others.count("\n• ")
     assert shown <= lim.OTHERS_LINES
-    assert shown + _more(others, "finding") == len(report["findings"]) - 1
+    assert shown + _more(others, "finding") == len(report.findings) - 1
     (file,) = msg.files
     assert file.name in others
-    assert all(f["case"] in file.content for f in report["findings"])
+    assert all(f.case in file.content for f in report.findings)
     assert msg.metadata is not None
-    assert msg.metadata["event_payload"]["cases"] == [f["case"] for f in report["findings"]]
+    assert msg.metadata["event_payload"]["cases"] == [f.case for f in report.findings]
 
 
-def test_huge_evidence_goes_to_the_file(base: Callable[[str], dict[str, Any]], redactor: Redactor) -> None:
-    report = base("en")
+def test_huge_evidence_goes_to_the_file(base: Callable[[str], Report], redactor: Redactor) -> None:
     lines = [f"step {i}: loading shard {i} of 5000 & checking <checksum>" for i in range(5000)]
-    report["findings"][0]["evidence"] = [{"source": "gpu-a/ns/pod-0:main", "text": "first error, line 1: boom",
-                                          "context": lines}]
+    report = with_first(base("en"), evidence=(EvidenceView(source="gpu-a/ns/pod-0:main",
+                                                           text="first error, line 1: boom", context=tuple(lines)),))
     msg = diagnosis_reply(report, redactor=redactor, lang="en")
     check_limits(msg)
     evidence = _evidence_section(msg)
@@ -99,9 +91,8 @@ def test_huge_evidence_goes_to_the_file(base: Callable[[str], dict[str, Any]], r
     assert "<checksum>" in file.content  # files are plain text, not mrkdwn
 
 
-def test_one_enormous_line_is_cut_and_said(base: Callable[[str], dict[str, Any]], redactor: Redactor) -> None:
-    report = base("zh")
-    report["findings"][0]["evidence"] = [{"source": "gpu-a/ns/pod-0:main", "text": "x" * 20000, "context": []}]
+def test_one_enormous_line_is_cut_and_said(base: Callable[[str], Report], redactor: Redactor) -> None:
+    report = with_first(base("zh"), evidence=(EvidenceView(source="gpu-a/ns/pod-0:main", text="x" * 20000),))
     msg = diagnosis_reply(report, redactor=redactor, lang="zh")
     check_limits(msg)
     evidence = _evidence_section(msg)
@@ -110,15 +101,15 @@ def test_one_enormous_line_is_cut_and_said(base: Callable[[str], dict[str, Any]]
 
 
 @pytest.mark.parametrize("shift", range(0, 60, 7))
-def test_a_cut_never_leaves_part_of_a_secret(shift: int, base: Callable[[str], dict[str, Any]],
+def test_a_cut_never_leaves_part_of_a_secret(shift: int, base: Callable[[str], Report],
                                              redactor: Redactor) -> None:
     """Lines of filler, then secrets exactly where the cut falls: whatever the offset, no head or tail of the
     secret is shown and no mask is cut in half."""
-    report = base("en")
     filler = ["." * (40 + shift)] * 40
     secret_lines = [f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}" for _ in range(200)]
-    report["findings"][0]["evidence"] = [{"source": "s", "text": "t", "context": filler + secret_lines}]
-    report["findings"][0]["title"] = f"{'T' * (120 + shift)} password={AWS_SECRET}"
+    evidence = EvidenceView(source="s", text="t", context=tuple(filler + secret_lines))
+    report = with_first(base("en"), evidence=(evidence,),
+                        title=f"{'T' * (120 + shift)} password={AWS_SECRET}")
     msg = diagnosis_reply(report, redactor=redactor, lang="en")
     check_limits(msg)
     for s in message_strings(msg):
@@ -127,12 +118,11 @@ def test_a_cut_never_leaves_part_of_a_secret(shift: int, base: Callable[[str], d
         assert s.count("[REDACTED:") == len(re.findall(r"\[REDACTED:[a-z0-9_.-]+\]", s)), s[-200:]
 
 
-def test_markup_in_evidence_is_escaped_and_fences_hold(base: Callable[[str], dict[str, Any]],
+def test_markup_in_evidence_is_escaped_and_fences_hold(base: Callable[[str], Report],
                                                       redactor: Redactor) -> None:
-    report = base("en")
-    report["findings"][0]["evidence"] = [{"source": "c/ns/p:main", "text": "see ```rm -rf``` <!channel> a&b",
-                                          "context": ["`inline`", "<https://evil.example|click>"]}]
-    report["findings"][0]["title"] = "<@U123> & <!here>"
+    report = with_first(base("en"), evidence=(EvidenceView(source="c/ns/p:main", text="see ```rm -rf``` <!channel> a&b",
+                                                           context=("`inline`", "<https://evil.example|click>")),),
+                        title="<@U123> & <!here>")
     msg = diagnosis_reply(report, redactor=redactor, lang="en")
     evidence = _evidence_section(msg)
     assert evidence.count("```") == 2
@@ -143,13 +133,11 @@ def test_markup_in_evidence_is_escaped_and_fences_hold(base: Callable[[str], dic
     assert msg.text.startswith("rlark.ray.prepare-failed — &lt;@U123&gt; &amp; &lt;!here&gt;")
 
 
-def test_terminal_escapes_and_control_characters_are_dropped(base: Callable[[str], dict[str, Any]],
+def test_terminal_escapes_and_control_characters_are_dropped(base: Callable[[str], Report],
                                                             redactor: Redactor) -> None:
-    report = base("en")
-    report["findings"][0]["evidence"] = [{
-        "source": "c/ns/p:main", "text": "\x1b[31mERROR\x1b[0m disk \x07full\x00",
-        "context": ["\x1b]0;title\x07progress\r100%", "\x9b2Jwiped\x08"]}]
-    report["findings"][0]["next_steps"] = ["\x1b[1mfree\x1b[0m space"]
+    report = with_first(base("en"), evidence=(EvidenceView(
+        source="c/ns/p:main", text="\x1b[31mERROR\x1b[0m disk \x07full\x00",
+        context=("\x1b]0;title\x07progress\r100%", "\x9b2Jwiped\x08")),), next_steps=("\x1b[1mfree\x1b[0m space",))
     msg = diagnosis_reply(report, redactor=redactor, lang="en")
     sent = "\n".join(message_strings(msg))
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", sent)
@@ -158,13 +146,12 @@ def test_terminal_escapes_and_control_characters_are_dropped(base: Callable[[str
     assert "1. free space" in "\n".join(_sections(msg))
 
 
-def test_long_lists_are_cut_and_said(base: Callable[[str], dict[str, Any]], redactor: Redactor) -> None:
-    report = base("en")
-    report["findings"][0]["next_steps"] = [f"step number {i} " + "y" * 80 for i in range(60)]
-    report["findings"][0]["avoid"] = [f"do not {i} " + "z" * 80 for i in range(60)]
-    report["problems"] = [f"gpu-a/ns/pods: 403 Forbidden for list number {i}" for i in range(300)]
-    report["not_collected"] = [f"ns-{i}/events.json" for i in range(300)]
-    report["incomplete"] = True
+def test_long_lists_are_cut_and_said(base: Callable[[str], Report], redactor: Redactor) -> None:
+    report = with_first(base("en"), next_steps=tuple(f"step number {i} " + "y" * 80 for i in range(60)),
+                        avoid=tuple(f"do not {i} " + "z" * 80 for i in range(60)))
+    report = report.model_copy(update={
+        "problems": tuple(f"gpu-a/ns/pods: 403 Forbidden for list number {i}" for i in range(300)),
+        "not_collected": tuple(f"ns-{i}/events.json" for i in range(300)), "incomplete": True})
     msg = diagnosis_reply(report, redactor=redactor, lang="en")
     check_limits(msg)
     texts = _sections(msg)
@@ -181,10 +168,11 @@ def test_long_lists_are_cut_and_said(base: Callable[[str], dict[str, Any]], reda
 
 
 def test_no_case_with_a_huge_first_error(scenario: Callable[[str], Scenario], redactor: Redactor) -> None:
-    report = copy.deepcopy(scenario("healthy-single-node").report("en"))
-    assert not report["findings"]
-    report["first_error"] = {"source": "c/ns/p:main", "line": 7, "text": "Error: " + "e" * 300,
-                             "context": [f"{i:6d}  context line" for i in range(2000)]}
+    report = scenario("healthy-single-node").report("en")
+    assert not report.findings
+    report = report.model_copy(update={"first_error": FirstErrorView(
+        source="c/ns/p:main", line=7, text="Error: " + "e" * 300,
+        context=tuple(f"{i:6d}  context line" for i in range(2000)))})
     msg = diagnosis_reply(report, redactor=redactor, lang="en")
     check_limits(msg)
     assert msg.blocks[0]["text"]["text"].endswith("No known case matched")
@@ -193,19 +181,14 @@ def test_no_case_with_a_huge_first_error(scenario: Callable[[str], Scenario], re
     assert msg.files and msg.files[0].content.count("context line") == 2000
 
 
-def test_everything_at_once_stays_within_the_budget(base: Callable[[str], dict[str, Any]],
+def test_everything_at_once_stays_within_the_budget(base: Callable[[str], Report],
                                                    redactor: Redactor) -> None:
-    report = base("zh")
     big = "错误信息🙂" * 100  # 500 characters, 600 as Slack counts
-    f0 = report["findings"][0]
-    f0["title"], f0["symptom"] = big, big
-    f0["evidence"] = [{"source": big, "text": big, "context": [big] * 50}] * 30
-    f0["next_steps"] = f0["avoid"] = [big] * 30
-    f0["sources"] = [big] * 30
-    report["findings"] += [dict(_finding(i), title=big) for i in range(200)]
-    report["problems"] = [big] * 100
-    report["not_collected"] = [big] * 100
-    report["incomplete"] = True
+    report = with_first(base("zh"), title=big, symptom=big,
+                        evidence=(EvidenceView(source=big, text=big, context=(big,) * 50),) * 30,
+                        next_steps=(big,) * 30, avoid=(big,) * 30, sources=(big,) * 30)
+    report = report.model_copy(update={"findings": report.findings + tuple(finding(i, title=big) for i in range(200)),
+                                       "problems": (big,) * 100, "not_collected": (big,) * 100, "incomplete": True})
     msg = diagnosis_reply(report, redactor=redactor, lang="zh")
     check_limits(msg)
     assert block_chars(msg.blocks) < lim.MESSAGE_CHARS

@@ -7,7 +7,6 @@ import json
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 import pytest
 
@@ -15,6 +14,7 @@ from bot.redact import Redactor, seal
 from bot.render import blocklimits as lim
 from bot.render import render_diagnosis
 from bot.render.blocks import diagnosis_reply, slack_payload
+from bot.render.model import Report
 from bot.render.slack_actions import ACTION_IDS, parse_target_value
 from bot.render.slack_evidence import evidence_file
 from bot.render.slack_message import SlackMessage, block_chars
@@ -93,7 +93,7 @@ def test_reply_for_every_scenario(name: str, scenario: Callable[[str], Scenario]
         assert namespace in ("", sc.diag.target_namespace)
         # the first finding's title heads the reply in the asked language
         if got:
-            assert sc.report(lang)["findings"][0]["title"].split()[0] in msg.blocks[0]["text"]["text"]
+            assert sc.report(lang).findings[0].title.split()[0] in msg.blocks[0]["text"]["text"]
         # already redacted: the app's final seal changes nothing
         assert seal(msg.blocks, redactor).value == msg.blocks
         labels = " ".join(b["text"]["text"] for b in buttons) + msg.blocks[-2]["elements"][0]["text"]
@@ -148,8 +148,8 @@ def test_planted_secrets_never_reach_slack(name: str, scenario: Callable[[str], 
         assert seal(msg.metadata, redactor).value == msg.metadata
 
 
-def _finding_ids(report: dict[str, Any]) -> list[str]:
-    return [f["case"] for f in report["findings"]]
+def _finding_ids(report: Report) -> list[str]:
+    return [f.case for f in report.findings]
 
 
 @pytest.mark.parametrize("name", ["rlark-risk-credentials-with-failure", "rlark-risk-credentials-exposed"])
@@ -170,12 +170,12 @@ def test_evidence_file_holds_every_excerpt_with_its_source(name: str, scenario: 
     report = scenario(name).report("en")
     f = evidence_file(report, redactor=redactor)
     assert f.name.startswith("rlark-evidence-") and f.name.endswith(".txt")
-    assert report["target_label"] in f.title
-    for finding in report["findings"]:
-        assert f"{finding['case']} — " in f.content
-        for item in finding["evidence"]:
-            assert clean_line(item["text"], redactor) in " ".join(f.content.split())
-            assert item["source"] in f.content
+    assert report.target_label in f.title
+    for finding in report.findings:
+        assert f"{finding.case} — " in f.content
+        for item in finding.evidence:
+            assert clean_line(item.text, redactor) in " ".join(f.content.split())
+            assert item.source in f.content
     assert not _CONTROL.search(f.content.replace("\n", ""))
     assert evidence_file(report, redactor=redactor) == f
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -14,11 +13,12 @@ from bot.redact import Redactor, seal
 from bot.render import blocklimits as lim
 from bot.render import render_diagnosis
 from bot.render.ephemeral import KINDS, ephemeral
+from bot.render.model import TargetView
 from bot.render.slack_actions import parse_target_value, target_label, target_value
 from bot.render.slack_labels import keys, label
 from bot.render.slack_roots import root_failed, root_progress, root_verdict, ticket_message
 from render.conftest import Scenario
-from render.support import message_strings
+from render.support import message_strings, with_first
 from render.test_blocks_scenarios import check_limits
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"
@@ -80,11 +80,11 @@ def test_short_ticket_is_a_code_block_with_metadata(lang: str, scenario: Callabl
                                                     redactor: Redactor) -> None:
     sc = scenario("rlark-ray-prepare-failed")
     text = render_diagnosis(sc.diag, "ticket", lang, redactor=redactor)
-    target = sc.report(lang)["target"]
+    target = sc.report(lang).target
     link = "https://example.slack.com/archives/C0123/p1700000000000100?thread_ts=1700000000.000100&cid=C0123"
     msg = ticket_message(text, target=target, permalink=link, redactor=redactor, lang=lang)
     check_limits(msg)
-    assert msg.metadata == {"event_type": "rlark_ticket", "event_payload": {"target": target}}
+    assert msg.metadata == {"event_type": "rlark_ticket", "event_payload": {"target": target.fields()}}
     body = "\n".join(b["text"]["text"] for b in msg.blocks)
     if len(text) < 2500:
         assert not msg.files and body.count("```") == 2
@@ -96,7 +96,7 @@ def test_short_ticket_is_a_code_block_with_metadata(lang: str, scenario: Callabl
 def test_long_ticket_goes_to_a_file_with_a_preview(redactor: Redactor) -> None:
     lines = [f"Task actor-{i}: role actor, cluster gpu-a, phase Running, replicas 1 & more <x>" for i in range(400)]
     text = "\n".join([*lines, f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}"])
-    target = {"kind": "Job", "name": "big-job", "namespace": "", "cluster": "control-plane"}
+    target = TargetView(kind="Job", name="big-job", namespace="", cluster="control-plane")
     msg = ticket_message(text, target=target, permalink="javascript:alert(1)", redactor=redactor, lang="en")
     check_limits(msg)
     (file,) = msg.files
@@ -111,14 +111,15 @@ def test_long_ticket_goes_to_a_file_with_a_preview(redactor: Redactor) -> None:
 
 
 def test_target_values_parse_back() -> None:
-    cases = [({"kind": "Job", "name": "ppo-0412", "namespace": "rlark"}, "job/ppo-0412", ("job/ppo-0412", "")),
-             ({"kind": "Pod", "name": "p-1", "namespace": "ns"}, "pod/ns/p-1", ("pod/p-1", "ns")),
-             ({"kind": "Pod", "name": "p-1", "namespace": ""}, "pod/p-1", ("pod/p-1", "")),
-             ({"kind": "EphemeralRunner", "name": "r-1", "namespace": "arc"}, "runner/arc/r-1", ("runner/r-1", "arc"))]
-    for target, value, parsed in cases:
+    cases = [(("Job", "ppo-0412", "rlark"), "job/ppo-0412", ("job/ppo-0412", "")),
+             (("Pod", "p-1", "ns"), "pod/ns/p-1", ("pod/p-1", "ns")),
+             (("Pod", "p-1", ""), "pod/p-1", ("pod/p-1", "")),
+             (("EphemeralRunner", "r-1", "arc"), "runner/arc/r-1", ("runner/r-1", "arc"))]
+    for (kind, name, namespace), value, parsed in cases:
+        target = TargetView(kind=kind, name=name, namespace=namespace, cluster="gpu-a")
         assert target_value(target) == value
         assert parse_target_value(value) == parsed
-    assert target_label({"kind": "EphemeralRunner", "name": "r-1"}) == "runner/r-1"
+    assert target_label(TargetView(kind="EphemeralRunner", name="r-1", namespace="", cluster="")) == "runner/r-1"
     for bad in ("", "job/", "job/a/b", "deploy/x", "pod//x", "pod/a/b/c", "x" * 400):
         with pytest.raises(ValueError) as err:
             parse_target_value(bad)
@@ -206,8 +207,7 @@ def test_every_label_has_both_languages() -> None:
 
 
 def test_verdict_of_a_cut_report_keeps_limits(scenario: Callable[[str], Scenario], redactor: Redactor) -> None:
-    report = copy.deepcopy(scenario("rlark-ray-prepare-failed").report("en"))
-    report["findings"][0]["title"] = "T" * 5000
+    report = with_first(scenario("rlark-ray-prepare-failed").report("en"), title="T" * 5000)
     msg = root_verdict(report, thread_hint=True, redactor=redactor, lang="en")
     check_limits(msg)
     assert lim.slack_len(msg.text) <= lim.FALLBACK_TEXT and "rlark.ray.prepare-failed" in msg.text
