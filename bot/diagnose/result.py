@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.models import Target
+from bot.models.refs import Severity
 from bot.runbook.schema import Case
 from bot.signals.base import EvidenceItem, Hit
 
@@ -30,7 +31,7 @@ class Finding:
         return self.case.id
 
     @property
-    def severity(self) -> str:
+    def severity(self) -> Severity:
         return self.case.severity
 
 
