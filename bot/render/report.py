@@ -57,7 +57,8 @@ class ContractFirstError(TypedDict):
 
 
 class ContractReport(TypedDict):
-    """CONTRACT §3's object, extended with `first_error` (the contract says the report gives it)."""
+    """CONTRACT §3's object, extended with `first_error` (the contract says the report gives it) and
+    `not_collected`."""
 
     target: dict[str, str]
     findings: list[ContractFinding]
@@ -65,6 +66,7 @@ class ContractReport(TypedDict):
     incomplete: bool
     redactions: int
     first_error: ContractFirstError | None
+    not_collected: list[str]  # what could not be read (lists, logs, clusters): "incomplete" says if it matters
 
 
 def _finding(f: Finding, lang: str) -> FindingView:
@@ -138,4 +140,5 @@ def contract_json(report: Report) -> ContractReport:
         "incomplete": report.incomplete,
         "redactions": 0,
         "first_error": None if fe is None else {"source": fe.source, "line": fe.line, "text": fe.text},
+        "not_collected": list(report.not_collected),
     }
