@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -354,11 +355,15 @@ FAMILIES = (
 ECO_FAMILIES = tuple(ECO_FAMILIES_MAP)
 # Ordinary lines shaped like a secret's place (see tests/redact/corpus/clean_ecosystem.txt): the
 # redactor must leave them alone.
+# Lines that only mean something inside their YAML block (an env entry's name:, a Secret reference) are
+# left out: dropped between random lines, "- name: HF_TOKEN" would own the next "value:" as a real pod spec does.
+_IN_BLOCK = re.compile(r"^[ \t]*-?[ \t]*(?:name|key|value|valueFrom|secretKeyRef|data|kind|metadata|namespace):")
 LOOKALIKES = tuple(
     line.replace("\\x1b", "\x1b")
     for line in (Path(__file__).resolve().parents[2] / "tests/redact/corpus/clean_ecosystem.txt")
     .read_text(encoding="utf-8")
     .splitlines()
+    if not _IN_BLOCK.match(line)
 )
 ECOSYSTEM = tuple(f"eco:{name}" for name in ECO_FAMILIES)
 LOOKALIKE_SHARE = 0.01  # of clean lines
