@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.errors import UserError
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
 from bot.slack.deps import Deps
@@ -55,3 +56,6 @@ def alerts_command(deps: Deps, cmd: Command, *, channel: str, user: str, lang: s
     except StoreUnavailable:
         deps.metrics.count_command(command=cmd.verb, outcome="store_down")
         return ephemeral("error", lang=lang, redactor=r)
+    except UserError as exc:  # an alert key that names nothing, an unmute of what was not muted
+        deps.metrics.count_command(command=cmd.verb, outcome="usage")
+        return ephemeral("usage", lang=lang, redactor=r, command=deps.settings.slash_command, reason=str(exc))

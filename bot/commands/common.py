@@ -12,6 +12,7 @@ from datetime import datetime
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
+from bot.cache import FileCache, default_cache_dir
 from bot.cluster.progress import Progress, for_terminal
 from bot.errors import UsageError
 from bot.models import Target, parse_time
@@ -63,7 +64,7 @@ class Runtime:
 
 def build_runtime() -> Runtime:
     settings = load_settings()
-    redactor = Redactor(settings.redaction_with_own_secrets())
+    redactor = Redactor(settings.redaction_with_own_secrets(), cache=FileCache(default_cache_dir()))
     return Runtime(settings=settings, redactor=redactor, service=Service(settings=settings, redactor=redactor))
 
 

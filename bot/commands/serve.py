@@ -22,11 +22,27 @@ DIAGNOSIS_WORKERS = 4
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="run the Slack bot (Socket Mode, or HTTP with --http)")
     p.add_argument("--http", action="store_true", help="receive Slack's requests at POST /slack/events")
-    p.add_argument("--port", type=int, default=None, help="listen port (default $PORT, else 3000)")
+    p.add_argument("--port", type=_port, default=None, help="listen port (default $PORT, else 3000)")
     p.add_argument("--host", default=None, help="listen address in HTTP mode (default $HOST, else 0.0.0.0)")
     add_source_args(p)
-    p.add_argument("--grace", type=float, default=25.0, help="seconds in-flight diagnoses get on SIGTERM")
+    p.add_argument("--grace", type=_grace, default=25.0, help="seconds in-flight diagnoses get on SIGTERM")
     p.set_defaults(run=run)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port (1-65535)")
+    return int(text)
+
+
+def _grace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds (0-3600)")
+    return value
 
 
 def _mode(args: argparse.Namespace, settings: Settings) -> bool:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.alerts import mutes
+from bot.alerts import keys, mutes
+from bot.alerts.model import Record
 from bot.checks.alerts import Alert
+from bot.errors import UsageError
 from bot.settings import Settings
 from bot.store.base import Store
 
@@ -32,11 +34,25 @@ class StoreAlertOps:
         muted = {f.key: f"{_when(f.muted_until):%Y-%m-%dT%H:%M:%SZ}" for f in firing if f.muted_until is not None}
         return alerts, muted
 
+    def resolve_key(self, key: str) -> str:
+        """The alert thread a key names: its own key, or the key of the cause whose objects include the key's
+        object (`rlark-bot check` prints one key per object; Slack shows one thread per cause). A key that names
+        no alert the bot has seen is refused, so a typo never looks like a mute."""
+        check, _, obj = key.partition(":")
+        for _, versioned in self._store.scan_docs(keys.RECORD):
+            rec = Record.from_doc(versioned.doc["record"])
+            if rec.key == key:
+                return rec.key
+            if rec.key.partition(":")[0] == check and (obj == rec.object or obj in rec.objects):
+                return rec.key
+        raise UsageError(f"no alert has the key {key[:120]} (see /rlark alerts)")
+
     def mute(self, key: str, *, seconds: int, by: str) -> str:
         now = datetime.now(UTC)
         until = now + timedelta(seconds=seconds)
-        mutes.mute(self._store, key=key, until=until, by=by, now=now)
+        mutes.mute(self._store, key=self.resolve_key(key), until=until, by=by, now=now)
         return f"{until:%Y-%m-%dT%H:%M:%SZ}"
 
     def unmute(self, key: str, *, by: str) -> None:
-        mutes.unmute(self._store, key)
+        if not mutes.unmute(self._store, self.resolve_key(key)):
+            raise UsageError(f"{key[:120]} is not muted")

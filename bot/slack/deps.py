@@ -52,7 +52,9 @@ class Readiness:
                 self._missing.pop(part, None)
             else:
                 self._missing[part] = problem
-            if not self._missing:
+            if not ({"slack", "source"} & set(self._missing)):
+                # Slack and the evidence answered: commands are taken from now on. The store is not required:
+                # without it dedupe and the cooldown are off (said in the log), but users still get answers.
                 self.started = True
 
     @property

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from bot.errors import SourceError
 from bot.obs.metrics import Metrics
 from bot.redact import Redactor
 from bot.service import Service
@@ -29,8 +30,12 @@ def build(*, settings: Settings, redactor: Redactor, service: Service, source: E
     deps = Deps(settings=settings, redactor=redactor, service=service, source=source, store=store, sink=sink,
                 metrics=metrics, pool=pool, admins=AdminCache(sink.usergroup_members))
     app = create_app(deps, client=client, socket_mode=socket_mode)
-    server = HttpServer(wsgi_app(app=None if socket_mode else app, readiness=deps.readiness, metrics=metrics),
-                        host="0.0.0.0" if socket_mode and host == settings.host else host, port=port)
+    listen = "0.0.0.0" if socket_mode and host == settings.host else host
+    try:
+        server = HttpServer(wsgi_app(app=None if socket_mode else app, readiness=deps.readiness, metrics=metrics),
+                            host=listen, port=port)
+    except OSError as exc:
+        raise SourceError(f"cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
     socket = None
     if socket_mode:
         assert settings.slack_app_token is not None

@@ -58,7 +58,25 @@ def host(slack: SlackStandIn, runbook: Runbook) -> Iterator[AppHost]:
         yield running
 
 
+def _firing(host: AppHost, slack: SlackStandIn) -> None:
+    notifier = Notifier(store=host.deps.store, sink=SlackAlertSink(host.deps.sink, host.redactor),
+                        settings=host.settings)
+    alert = Alert(check="long-pending", case="pod.schedule.insufficient-resources",
+                  object="gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0", severity="warning", since=None,
+                  summary="Pending for 20 minutes: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu")
+    notifier.tick([alert], now=time.time())
+    slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
+
+
+def test_a_key_that_names_no_alert_is_refused_not_muted(host: AppHost) -> None:
+    reply = host.command("mute long-pending:x/y/Pod/z 2h", user=ADMIN).json()
+    assert "no alert has the key long-pending:x/y/Pod/z" in reply["text"]
+    assert mutes.muted(host.deps.store, "long-pending:x/y/Pod/z") is None
+
+
 def test_only_the_admin_group_may_mute_and_unmute(host: AppHost, slack: SlackStandIn) -> None:
+    _firing(host, slack)
+    posted = len(slack.messages(CHANNEL))
     refused = host.command(f"mute {KEY} 2h", user="U0SOMEONE").json()
     assert "Only members of the admin user group" in refused["text"]
     assert [c.params["usergroup"] for c in slack.calls("usergroups.users.list")] == [ADMINS]
@@ -77,7 +95,8 @@ def test_only_the_admin_group_may_mute_and_unmute(host: AppHost, slack: SlackSta
     assert f"Unmuted the alert `{KEY}`" in unmuted["text"]
     assert mutes.muted(host.deps.store, KEY) is None
     assert len(slack.calls("usergroups.users.list")) == 1, "the group's members are cached, not asked each time"
-    assert not slack.messages(CHANNEL), "mute and unmute post nothing in the channel"
+    assert len(slack.messages(CHANNEL)) == posted, "mute and unmute post nothing in the channel"
+    assert "is not muted" in host.command(f"unmute {KEY}", user=ADMIN).json()["text"]
 
 
 def test_alerts_lists_what_fires_with_its_key_and_mute(host: AppHost, slack: SlackStandIn) -> None:
