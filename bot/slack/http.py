@@ -83,6 +83,9 @@ class HttpServer:
         descriptor (EBADF), and an idle connection left open would keep it, and the process, running."""
         server = self._server
         if self._serving:
-            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-        else:
-            wasyncore.close_all(server._map)
+            try:
+                server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+                return
+            except OSError:  # the loop ended meanwhile and closed its trigger: nothing is left to wake
+                pass
+        wasyncore.close_all(server._map)
