@@ -401,5 +401,5 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     ):
         b64.update(base64_forms(word))
     pats.extend(Pattern(_lit(form), G_B64) for form in sorted(b64) if len(form) >= 4)
-    pats.extend(Pattern(_lit(form), G_KNOWN) for form in known_forms)
+    pats.extend(Pattern(_lit(form), G_KNOWN, cacheable=False) for form in known_forms)
     return pats

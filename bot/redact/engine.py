@@ -35,7 +35,7 @@ from bot.redact.catalog import (
     build,
 )
 from bot.redact.config import RedactionSettings
-from bot.redact.prefilter import Prefilter, find_literals
+from bot.redact.prefilter import DatabaseCache, Prefilter, find_literals
 from bot.redact.results import Detection, Redacted
 from bot.redact.rules import TOKEN_RULES
 from bot.redact.safetext import SafeText, join, mint
@@ -74,12 +74,14 @@ class _Find:
 
 
 class Redactor:
-    def __init__(self, settings: RedactionSettings | None = None, *, use_hyperscan: bool = True) -> None:
+    def __init__(self, settings: RedactionSettings | None = None, *, use_hyperscan: bool = True,
+                 cache: DatabaseCache | None = None) -> None:
+        """`cache`: where the compiled prefilter may be kept between runs (never holding the bot's own secrets)."""
         self.settings = settings or RedactionSettings()
         self._known = _known_forms(s.get_secret_value() for s in self.settings.known_secrets)
         self._extra = [re.compile(p) for p in self.settings.extra_patterns]
         self._allow = [re.compile(p) for p in self.settings.allowlist]
-        self._pre = Prefilter(build(sorted(self._known)), filters=FILTERS, use_hyperscan=use_hyperscan)
+        self._pre = Prefilter(build(sorted(self._known)), filters=FILTERS, use_hyperscan=use_hyperscan, cache=cache)
 
     @property
     def accelerated(self) -> bool:

@@ -7,12 +7,13 @@ lists what any of its matches must contain, and a line without any of it is neve
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 _hs: Any
 try:  # optional fast path
@@ -29,11 +30,21 @@ class Pattern:
     multiline: bool = False
     som: bool = False  # report the start of match too (needed by a group's filter)
     fallback: str | None = None  # a simpler superset for the pure-``re`` path (which applies no filters)
+    cacheable: bool = True  # False for the bot's own secrets: their compiled form is never written anywhere
 
 
 # A group filter sees (buffer, match start, match end) and may veto the match: it lets the prefilter
 # apply checks that regexes without look-around cannot express (e.g. "this key name is a secret's").
 MatchFilter = Callable[[bytes, int, int], bool]
+
+
+class DatabaseCache(Protocol):
+    """Where compiled pattern databases may be kept between runs (compiling takes seconds). Given by the
+    composition root; the redactor itself does no I/O. Keys name the pattern set; values are opaque bytes."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, value: bytes) -> None: ...
 
 
 # A candidate line: [start, end) offsets in the scanned buffer (end excludes the newline) and the
@@ -48,11 +59,13 @@ class Prefilter:
         *,
         filters: Mapping[int, MatchFilter] | None = None,
         use_hyperscan: bool = True,
+        cache: DatabaseCache | None = None,
     ) -> None:
         self.patterns = tuple(patterns)
         self._filters = dict(filters or {})
         self._db: Any = None
         self._local = threading.local()
+        self._cache = cache
         if use_hyperscan and _hs is not None and self.patterns:
             self._db = self._compile_hs()
         parts: list[str] = []
@@ -70,7 +83,18 @@ class Prefilter:
         return self._db is not None
 
     def _compile_hs(self) -> Any:
-        return _compile(self.patterns)
+        if self._cache is None or any(p.cacheable is False for p in self.patterns):
+            return _compile(self.patterns)
+        key = _cache_key(self.patterns)
+        blob = self._cache.get(key)
+        if blob is not None:
+            try:
+                return _hs.loadb(blob, _hs.HS_MODE_BLOCK)
+            except Exception:  # a damaged or foreign file: compile afresh and replace it
+                blob = None
+        db = _compile(self.patterns)
+        self._cache.put(key, _hs.dumpb(db))
+        return db
 
     def _scratch(self) -> Any:
         # Hyperscan scratch space is per thread; the Slack bot may scan from several workers.
@@ -149,6 +173,11 @@ class Prefilter:
 
         self._db.scan(data, match_event_handler=on_match, scratch=self._scratch())
         return frozenset(hits)
+
+
+def _cache_key(patterns: tuple[Pattern, ...]) -> str:
+    digest = hashlib.sha256(repr((getattr(_hs, "__version__", ""), patterns)).encode("utf-8", "surrogatepass"))
+    return f"prefilter-{digest.hexdigest()[:32]}"
 
 
 @lru_cache(maxsize=8)

@@ -147,6 +147,14 @@ TOKEN_RULES: tuple[TokenRule, ...] = (
         "ABIA",
         "ACCA",
     ),
+    # The secret key right after its access key id, as a credentials CSV or `aws configure list` prints them:
+    # 40 base64 characters with no key word of their own, a secret by their place.
+    _rule(
+        "aws-secret-key",
+        _B + r"(?:AKIA|ASIA)[A-Z2-7]{16}[\"']?[ \t]*[,;:|\t ][ \t]*[\"']?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+        "AKIA",
+        "ASIA",
+    ),
     _rule("alibaba-access-key-id", _B + r"LTAI[A-Za-z0-9]{12,24}(?![A-Za-z0-9])", "LTAI"),
     _rule("huggingface-token", _B + r"(?:hf_|api_org_)[A-Za-z0-9]{30,40}(?![A-Za-z0-9])", "hf_", "api_org_"),
     _rule(

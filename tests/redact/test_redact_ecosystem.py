@@ -165,3 +165,15 @@ def test_kubernetes_secret_values_go_config_map_values_stay() -> None:
     config = "apiVersion: v1\ndata:\n  num_workers: '16'\n  ray_config.yaml: bnVtX3dvcmtlcnM6IDE2\nkind: ConfigMap\n"
     assert "c2VjcmV0LXZhbHVlLTEyMw==" not in REDACTOR.redact(secret).text
     assert REDACTOR.redact(config).text == config
+
+
+@pytest.mark.parametrize("line", [
+    "AKIAZ7QK3M5N2P4R6T2V,Zk3vP9qLm2Xw8Rt5Yu7Io1Pa4Sd6Fg0Hj2Kl4Zx6",
+    "ASIAQ2W3E4R5T6Y7U2I3 \tq9W8e7R6t5Y4u3I2o1P0a9S8d7F6g5H4j3K2l1Z0",
+    'creds: "AKIAZ7QK3M5N2P4R6T2V", "Zk3vP9qLm2Xw8Rt5Yu7Io1Pa4Sd6Fg0Hj2Kl4Zx6"',
+    "2026-11-20T08:00:00Z | AKIAZ7QK3M5N2P4R6T2V | Zk3vP9qLm2Xw8Rt5Yu7Io1Pa4Sd6Fg0Hj2Kl4Zx6 | default",
+])
+def test_a_bare_secret_key_after_its_access_key_id_is_masked(line: str) -> None:
+    secret = [w.strip('"') for w in line.replace(",", " ").replace("|", " ").split() if len(w.strip('"')) == 40][0]
+    out = str(Redactor().redact(line).text)
+    assert secret not in out and "[REDACTED:aws-secret-key]" in out and "[REDACTED:aws-access-key-id]" in out
