@@ -174,6 +174,6 @@ def test_kubernetes_secret_values_go_config_map_values_stay() -> None:
     "2026-11-20T08:00:00Z | AKIAZ7QK3M5N2P4R6T2V | Zk3vP9qLm2Xw8Rt5Yu7Io1Pa4Sd6Fg0Hj2Kl4Zx6 | default",
 ])
 def test_a_bare_secret_key_after_its_access_key_id_is_masked(line: str) -> None:
-    secret = [w.strip('"') for w in line.replace(",", " ").replace("|", " ").split() if len(w.strip('"')) == 40][0]
+    secret = next(w.strip('"') for w in line.replace(",", " ").replace("|", " ").split() if len(w.strip('"')) == 40)
     out = str(Redactor().redact(line).text)
     assert secret not in out and "[REDACTED:aws-secret-key]" in out and "[REDACTED:aws-access-key-id]" in out
