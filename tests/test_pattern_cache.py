@@ -1,0 +1,41 @@
+"""The compiled-prefilter cache: used when present, never holding the bot's own secrets, harmless when damaged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from bot.cache import FileCache
+from bot.redact import RedactionSettings, Redactor
+
+LINE = "export GH_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 password=hunter2hunter2 ok"
+
+
+def test_the_cached_database_redacts_exactly_like_a_fresh_one(tmp_path: Path) -> None:
+    cache = FileCache(tmp_path / "c")
+    first = Redactor(cache=cache)
+    files = list((tmp_path / "c").glob("*.bin"))
+    assert len(files) == 1 and files[0].stat().st_size > 1000
+    again = Redactor(cache=cache)
+    assert again.accelerated and str(again.redact(LINE).text) == str(first.redact(LINE).text)
+    assert str(again.redact(LINE).text) == str(Redactor().redact(LINE).text)
+
+
+def test_the_bots_own_secrets_are_never_written(tmp_path: Path) -> None:
+    own = "xoxb-owned-secret-value-0123456789"
+    redactor = Redactor(RedactionSettings(known_secrets=[SecretStr(own)]), cache=FileCache(tmp_path / "c"))
+    assert "[REDACTED:" in str(redactor.redact(f"token {own}").text)
+    assert not list((tmp_path / "c").glob("*"))  # a pattern set holding them is compiled, never cached
+
+
+def test_a_damaged_or_unwritable_cache_only_costs_a_compile(tmp_path: Path) -> None:
+    cache = FileCache(tmp_path / "c")
+    Redactor(cache=cache)
+    (path,) = (tmp_path / "c").glob("*.bin")
+    path.write_bytes(b"not a database")
+    assert str(Redactor(cache=cache).redact(LINE).text) == str(Redactor().redact(LINE).text)
+    assert path.read_bytes() != b"not a database"  # replaced by a good one
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    assert "[REDACTED:" in str(Redactor(cache=FileCache(blocked / "sub")).redact(LINE).text)
