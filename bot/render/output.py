@@ -32,8 +32,8 @@ def _env() -> jinja2.Environment:
 
 def _scrub(value: Any, redactor: Redactor) -> Any:
     """Redact every string inside a JSON-able structure, before it is serialised."""
-    if isinstance(value, str):
-        return str(redactor.redact(value).text)
+    if isinstance(value, str):  # terminal escapes from logs never reach a script either
+        return str(redactor.redact(plain(value)).text)
     if isinstance(value, list):
         return [_scrub(v, redactor) for v in value]
     if isinstance(value, dict):

@@ -195,7 +195,7 @@ def test_bad_ephemeral_arguments_are_one_line(redactor: Redactor) -> None:
 
 def test_duplicate_without_a_link_still_says_where(redactor: Redactor) -> None:
     msg = ephemeral("duplicate", lang="en", redactor=redactor, target="job/x", permalink="-")
-    assert msg.text == "`job/x` is already being diagnosed; see its thread in this channel."
+    assert msg.text == "`job/x` was just diagnosed in this channel (or still is); see its thread."
 
 
 def test_every_label_has_both_languages() -> None:

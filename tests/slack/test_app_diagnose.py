@@ -124,7 +124,7 @@ def test_same_target_however_spelled_within_60s_is_one_thread_and_a_link(host: A
     host.idle(submitted=2)
     assert only_root(slack).ts == root.ts
     [link] = [post for post in slack.responses() if post.get("text")]
-    assert "already being diagnosed" in link["text"]
+    assert "was just diagnosed in this channel" in link["text"]
     assert slack.permalink(CHANNEL, root.ts) in link["text"]
     assert [e.user for e in slack.ephemerals()] == ["U0SECOND"], "only the second asker sees the link"
     assert len(slack.thread(CHANNEL, root.ts)) == 1
