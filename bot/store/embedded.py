@@ -158,7 +158,14 @@ class EmbeddedServer:
             if self._lock_file is None:
                 return False
             if self._process is not None and self._process.poll() is None:
-                return False
+                # The watchdog shell ends right after its server; on a busy machine that takes a moment. A
+                # socket that refuses connections means the server is gone: give the shell a second to follow.
+                if probe_socket(self.socket_path, timeout=0.5) != "down":
+                    return False
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._process.wait(timeout=1.0)
+                if self._process.poll() is None:
+                    return False
             now = time.monotonic()
             if now < self._next_revive:
                 return False
