@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from bot.runbook import Runbook, load_runbook
 from bot.settings import Settings
@@ -13,6 +14,12 @@ from bot.signals.names import SIGNALS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
+# CI runs the property tests on fixed examples, so a run's verdict is reproducible; on a developer's machine they
+# keep exploring new examples (and a failure prints the seed that reproduces it).
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
 # What a developer's shell or a .env file could set and a test would silently pick up.
 _LEAKY = ("RLARK_BOT_", "SLACK_", "REDIS_URL", "KUBECONFIG", "PORT", "HOST")
 
