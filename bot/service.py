@@ -25,7 +25,7 @@ from bot.render import render_checks, render_diagnosis
 from bot.runbook import Runbook, RunbookError, load_runbook
 from bot.settings import Settings
 from bot.signals.names import SIGNALS
-from bot.sources import EvidenceSource, Gathered
+from bot.sources import EvidenceSource, Gathered, where_in
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Service:
             raise UsageError(f"--output {out}: already exists and is not empty")
         gathered = source.for_target(target, progress=progress)
         if not _present(gathered.evidence, target):
-            raise NotFound(f"{target} not found in {source.label}")
+            raise NotFound(f"{target} not found: {where_in(gathered.evidence, target)}")
         try:
             report = write_bundle(gathered.evidence, out, redactor=self.redactor, listed=gathered.listed)
         except (BundleError, OSError) as exc:

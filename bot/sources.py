@@ -57,6 +57,13 @@ def find_in(evidence: Evidence, target: Target) -> Location | None:
     return None if obj is None else Location((obj.cluster,), obj.namespace, "")
 
 
+def where_in(evidence: Evidence, target: Target) -> str:
+    """What was searched, in the engine's words (kinds, lists, clusters, namespaces), not a file path."""
+    from bot.diagnose.scope import scope_evidence
+
+    return scope_evidence(evidence, target, scan=lambda text: []).where
+
+
 class EvidenceSource(Protocol):
     @property
     def label(self) -> str: ...
@@ -100,7 +107,7 @@ class BundleSource:
         gathered = self._read()
         found = find_in(gathered.evidence, target)
         if found is None:
-            raise NotFound(f"{target} not found in {self.label}")
+            raise NotFound(f"{target} not found: {where_in(gathered.evidence, target)}")
         return Location(found.clusters, found.namespace, found.domain, gathered)
 
     def for_target(self, target: Target, *, progress: Progress | None = None) -> Gathered:

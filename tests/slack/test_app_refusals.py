@@ -71,7 +71,8 @@ def test_missing_target_in_an_everywhere_channel_is_not_found_saying_where(host:
     host.idle(submitted=1)
     [answer] = slack.responses()
     assert "was not found" in answer["text"] and "no-such-job" in answer["text"]
-    assert "snapshot" in answer["text"] and "ray-workers-never-join" in answer["text"], "it says where it looked"
+    assert "looked for Job" in answer["text"] and "control-plane" in answer["text"], "it says where it looked"
+    assert "examples/" not in answer["text"], "in the bot's words, not a server's file path"
     assert channel_posts(slack) == 0
 
 
