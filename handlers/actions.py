@@ -11,7 +11,7 @@ from bot.models import Target
 from bot.render.slack_actions import parse_target_value
 from bot.render.slack_message import SlackMessage
 from bot.slack.deps import Deps
-from bot.slack.flow import Ask, _locate, run_diagnosis, tell, tell_user
+from bot.slack.flow import Ask, locate_allowed, run_diagnosis, tell, tell_user
 from bot.slack.payloads import Command, parse_key
 from bot.slack.tickets import post_evidence, post_ticket, thread_diagnosis
 from handlers.alerts import alerts_command
@@ -64,7 +64,7 @@ def on_button(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
     def work() -> str:
         if action_id == "rlark_rerun":
             return run_diagnosis(deps, ask)
-        where = _locate(deps, ask)  # the channel's binding as it is now, not as it was when the thread was posted
+        where = locate_allowed(deps, ask)  # the binding as it is now, not as when the thread was posted
         if isinstance(where, str):
             return where
         diag = thread_diagnosis(deps, ask, thread_ts=thread)

@@ -246,11 +246,13 @@ def _no_case(report: Report, redactor: Redactor, lang: str) -> list[dict[str, An
             section(f"{_target_line(report, redactor)}\n{mrkdwn(hint)}".rstrip())]
 
 
-def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str) -> SlackMessage:
-    """The thread reply for a diagnosis report (`bot.render.report.build_report`)."""
+def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str,
+                    counts: Mapping[str, int] | None = None) -> SlackMessage:
+    """The thread reply for a diagnosis report (`bot.render.report.build_report`). `counts`: the report's
+    redaction counts when the caller already has them (`redaction_counts` redacts the whole report once)."""
     lang_index(lang)
     cuts = _Cuts(report, lang)
-    counts = redaction_counts(report, redactor)
+    counts = redaction_counts(report, redactor) if counts is None else counts
     findings = report.findings
     blocks: list[dict[str, Any]] = []
     if findings:

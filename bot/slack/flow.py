@@ -76,7 +76,7 @@ def _refuse(deps: Deps, ask: Ask) -> str:
     return "refused"
 
 
-def _locate(deps: Deps, ask: Ask) -> Location | str:
+def locate_allowed(deps: Deps, ask: Ask) -> Location | str:
     """The target's location if this channel may see it, else the outcome after telling the asker."""
     binding = binding_for(deps.settings, ask.channel)
     if binding is None:
@@ -114,7 +114,7 @@ def _remember(deps: Deps, key: str, ts: str) -> None:
         deps.store.put(f"thread:{key}", ts, ttl_seconds=THREAD_MEMORY_SECONDS)
 
 
-def _post_with_patience(deps: Deps, *, channel: str, message: SlackMessage, thread_ts: str | None) -> str:
+def post_patiently(deps: Deps, *, channel: str, message: SlackMessage, thread_ts: str | None) -> str:
     """Post, and if Slack is down keep trying for a while (the answer matters more than the moment)."""
     sealed = seal_message(message, deps.redactor)
     delay = 2.0
@@ -148,7 +148,7 @@ def _progress_editor(deps: Deps, ask: Ask, root: str) -> SlackProgress:
 
 def run_diagnosis(deps: Deps, ask: Ask) -> str:
     """The whole flow for one ask; returns the outcome for the audit line and the metric."""
-    where = _locate(deps, ask)
+    where = locate_allowed(deps, ask)
     if isinstance(where, str):
         return where
     key = f"{ask.channel}:{canonical(ask.target, where)}"
@@ -160,7 +160,7 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
         root = ask.thread_ts
         _edit(deps, ask.channel, root, start)
     else:
-        root = _post_with_patience(deps, channel=ask.channel, message=start, thread_ts=None)
+        root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=None)
         _remember(deps, key, root)
     started = time.monotonic()
     try:
@@ -180,8 +180,9 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
 def answer(deps: Deps, ask: Ask, *, diag: Diagnosis, root: str) -> None:
     """The thread reply, its files, the root's verdict; the diagnosis kept for the buttons."""
     report = build_report(diag, ask.lang)
-    reply = diagnosis_reply(report, redactor=deps.redactor, lang=ask.lang)
-    deps.metrics.count_redactions(redaction_counts(report, deps.redactor))
-    _post_with_patience(deps, channel=ask.channel, message=reply, thread_ts=root)
+    counts = redaction_counts(report, deps.redactor)
+    reply = diagnosis_reply(report, redactor=deps.redactor, lang=ask.lang, counts=counts)
+    deps.metrics.count_redactions(counts)
+    post_patiently(deps, channel=ask.channel, message=reply, thread_ts=root)
     deps.recent.put(ask.channel, root, diag=diag)
     _edit(deps, ask.channel, root, root_verdict(report, thread_hint=True, redactor=deps.redactor, lang=ask.lang))

@@ -7,7 +7,7 @@ from bot.render.report import build_report
 from bot.render.slack_evidence import evidence_file
 from bot.render.slack_roots import ticket_message
 from bot.slack.deps import Deps
-from bot.slack.flow import Ask, _locate, _post_with_patience, canonical, run_diagnosis, tell
+from bot.slack.flow import Ask, canonical, locate_allowed, post_patiently, run_diagnosis, tell
 from bot.slack.sink import SlackDown
 from bot.store.base import StoreUnavailable
 
@@ -25,13 +25,13 @@ def post_ticket(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> Non
     report = build_report(diag, ask.lang)
     text = deps.service.render(diag, fmt="ticket", lang=ask.lang)
     msg = ticket_message(str(text), target=report.target, permalink=None, redactor=deps.redactor, lang=ask.lang)
-    _post_with_patience(deps, channel=ask.channel, message=msg, thread_ts=thread_ts)
+    post_patiently(deps, channel=ask.channel, message=msg, thread_ts=thread_ts)
     admin = deps.settings.admin_channel
     if admin and admin != ask.channel:
         link = deps.sink.permalink(channel=ask.channel, ts=thread_ts)
         copy = ticket_message(str(text), target=report.target, permalink=link, redactor=deps.redactor,
                               lang=ask.lang)
-        _post_with_patience(deps, channel=admin, message=copy, thread_ts=None)
+        post_patiently(deps, channel=admin, message=copy, thread_ts=None)
 
 
 def post_evidence(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> None:
@@ -44,7 +44,7 @@ def post_evidence(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> N
 
 def run_ticket(deps: Deps, ask: Ask) -> str:
     """`/rlark ticket TARGET`: into the target's recent thread in this channel, else after a fresh diagnosis."""
-    where = _locate(deps, ask)
+    where = locate_allowed(deps, ask)
     if isinstance(where, str):
         return where
     key = f"{ask.channel}:{canonical(ask.target, where)}"
