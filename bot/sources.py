@@ -59,7 +59,7 @@ def find_in(evidence: Evidence, target: Target) -> Location | None:
 
 def where_in(evidence: Evidence, target: Target) -> str:
     """What was searched, in the engine's words (kinds, lists, clusters, namespaces), not a file path."""
-    from bot.diagnose.scope import scope_evidence
+    from bot.scope.target import scope_evidence
 
     return scope_evidence(evidence, target, scan=lambda text: []).where
 

@@ -18,8 +18,8 @@ from bot.models import LogExcerpt, LogSource, Target
 from bot.redact import Redactor
 from bot.runbook import Runbook, load_runbook
 from bot.runbook.schema import LogCond
-from bot.signals.base import clip
-from bot.signals.markers import LogView
+from bot.scope.hits import clip
+from bot.scope.logview import LogView
 from bot.signals.names import SIGNALS
 from bot.signals.stages import INDEX, reached_at
 

@@ -235,7 +235,7 @@ def matching(bundle: Path, repeat: int, work: Path) -> MatchResult:
     from bot.diagnose.logscan import LogMatcher
     from bot.redact import Redactor
     from bot.runbook import load_runbook
-    from bot.signals.markers import LogView
+    from bot.scope.logview import LogView
 
     runbook = load_runbook()
     conds = [t.log for c in runbook.cases.values() for t in c.when if t.log is not None]

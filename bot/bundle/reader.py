@@ -13,47 +13,15 @@ from bot.bundle.errors import BundleError
 from bot.bundle.files import find_list_file, load_list
 from bot.bundle.logs import split_sections
 from bot.models import (
-    EphemeralRunner,
-    Event,
     Evidence,
-    Job,
     KubeObject,
-    Lease,
     LogExcerpt,
     LogSource,
-    NamespaceOffloading,
-    Node,
-    NodeClaim,
-    NodePool,
-    PersistentVolumeClaim,
-    Pod,
-    PodMirror,
-    RNode,
-    StatefulSet,
-    Task,
 )
+from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
 SINGLE_CLUSTER = "default"
 
-# file stem -> (Evidence field, model). Cluster-scoped files sit in the cluster directory itself.
-CLUSTER_SCOPED: dict[str, tuple[str, type[KubeObject]]] = {
-    "nodes": ("nodes", Node),
-    "jobs.rlinf.io": ("jobs", Job),
-    "nodepools.karpenter.sh": ("nodepools", NodePool),
-    "nodeclaims.karpenter.sh": ("nodeclaims", NodeClaim),
-}
-NAMESPACED: dict[str, tuple[str, type[KubeObject]]] = {
-    "pods": ("pods", Pod),
-    "events": ("events", Event),
-    "statefulsets": ("statefulsets", StatefulSet),
-    "persistentvolumeclaims": ("pvcs", PersistentVolumeClaim),
-    "leases": ("leases", Lease),
-    "tasks.rlinf.io": ("tasks", Task),
-    "pods.rlinf.io": ("pod_mirrors", PodMirror),
-    "nodes.rlinf.io": ("rlark_nodes", RNode),
-    "ephemeralrunners.actions.github.com": ("ephemeral_runners", EphemeralRunner),
-    "namespaceoffloadings.offloading.liqo.io": ("offloadings", NamespaceOffloading),
-}
 # What a complete dump has; its absence is reported as "not collected".
 EXPECTED_CLUSTER = ("nodes",)
 EXPECTED_NAMESPACE = ("pods", "events")

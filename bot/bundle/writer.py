@@ -21,8 +21,9 @@ import yaml
 
 from bot.bundle.errors import BundleError
 from bot.bundle.files import find_list_file
-from bot.bundle.reader import CLUSTER_SCOPED, NAMESPACED, SINGLE_CLUSTER, SnapshotIndex
+from bot.bundle.reader import SINGLE_CLUSTER, SnapshotIndex
 from bot.models import Evidence, KubeObject, LogExcerpt
+from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 from bot.redact import Redactor, SafeText
 from bot.sinks import write_file
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.bundle.reader import CLUSTER_SCOPED, NAMESPACED
 from bot.cluster.resources import Resource
 from bot.models import Evidence, KubeObject, LogExcerpt
+from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
 Obj = dict[str, Any]
 Scope = tuple[str, str, str]  # cluster, namespace ("" when cluster-scoped), file stem

@@ -12,14 +12,15 @@ from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger, prefilter_all
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
-from bot.diagnose.scope import PodCtx, Scope, scope_evidence
 from bot.models import Evidence, Target, TargetKind
 from bot.redact import Redactor
 from bot.runbook.schema import Case, Runbook
+from bot.scope.hits import EvidenceItem, Hit, LogAt, clip
+from bot.scope.logtime import line_time
+from bot.scope.logview import LogView
+from bot.scope.target import PodCtx, Scope, scope_evidence
 from bot.settings import Thresholds
-from bot.signals.base import EvidenceItem, Hit, LogAt, SignalContext, clip
-from bot.signals.logtime import line_time
-from bot.signals.markers import LogView
+from bot.signals.base import SignalContext
 from bot.signals.registry import REGISTRY
 from bot.signals.stages import INDEX, job_last_stage
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.diagnose.result import Finding
-from bot.signals.base import Hit
+from bot.scope.hits import Hit
 from bot.signals.stages import INDEX
 
 FORMING = INDEX["ray-cluster-forming"]

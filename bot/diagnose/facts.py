@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.diagnose.result import Facts, FirstError, PodFact, TaskFact
-from bot.diagnose.scope import PodCtx, Scope
-from bot.signals.base import clip
-from bot.signals.markers import LogView
+from bot.scope.hits import clip
+from bot.scope.logview import LogView
+from bot.scope.target import PodCtx, Scope
 
 
 def gather_facts(scope: Scope) -> Facts:

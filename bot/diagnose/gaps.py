@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.diagnose.scope import PodCtx, Scope
 from bot.models import TargetKind
+from bot.scope.target import PodCtx, Scope
 from bot.signals.stages import INDEX, pod_stage
 
 MAX_NAMES = 5

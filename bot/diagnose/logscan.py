@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.runbook.schema import LogCond
-from bot.signals.markers import LogView
+from bot.scope.logview import LogView
 
 hyperscan: Any
 try:  # the C extension is optional: the pure-Python path gives the same answers, only slower

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.diagnose.logscan import LogMatcher
-from bot.diagnose.scope import PodCtx
 from bot.models import ContainerState
 from bot.runbook.schema import ContainerCond, EventCond, LogCond, PodCond, Trigger
-from bot.signals.base import EvidenceItem, Hit, LogAt, clip, log_at, log_item
-from bot.signals.markers import LogView, starts_as_note
+from bot.scope.hits import EvidenceItem, Hit, LogAt, clip, log_at, log_item
+from bot.scope.logview import LogView, starts_as_note
+from bot.scope.target import PodCtx
 from bot.signals.stages import INDEX, pod_stage, reached_at
 
 LAST = len(INDEX) - 1

@@ -8,7 +8,7 @@ from datetime import datetime
 from bot.models import Target
 from bot.models.refs import Severity
 from bot.runbook.schema import Case
-from bot.signals.base import EvidenceItem, Hit
+from bot.scope.hits import EvidenceItem, Hit
 
 SEVERITY_ORDER = {"critical": 0, "error": 1, "warning": 2, "info": 3}
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot.checks.nodepools import unhealthy_nodepools
 from bot.checks.runners import stale_runners
-from bot.signals.base import EvidenceItem, Hit, SignalContext, clip, signal
+from bot.scope.hits import EvidenceItem, Hit, clip
+from bot.signals.base import SignalContext, signal
 from bot.signals.stages import INDEX
 
 OFFLOADING_OK = ("Ready", "")

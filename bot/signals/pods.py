@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.checks.pending import long_pending
-from bot.signals.base import EvidenceItem, Hit, SignalContext, age_text, signal
+from bot.scope.hits import EvidenceItem, Hit, age_text
+from bot.signals.base import SignalContext, signal
 from bot.signals.stages import INDEX
 
 STILL_STARTING = ("ContainerCreating", "PodInitializing", "")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.signals.base import EvidenceItem, Hit, SignalContext, log_at, log_item, main_exit, signal
-from bot.signals.markers import LogView, Markers
+from bot.scope.hits import EvidenceItem, Hit, log_at, log_item
+from bot.scope.logview import LogView, Markers
+from bot.signals.base import SignalContext, main_exit, signal
 from bot.signals.stages import INDEX, TRAINING_SIGNAL, reached_at
 
 if TYPE_CHECKING:
-    from bot.diagnose.scope import PodCtx
+    from bot.scope.target import PodCtx
 
 
 def _main_views(ctx: PodCtx) -> list[LogView]:

@@ -18,11 +18,12 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.signals.base import EvidenceItem, Hit, SignalContext, clip, signal
-from bot.signals.logtime import line_time
+from bot.scope.hits import EvidenceItem, Hit, clip
+from bot.scope.logtime import line_time
+from bot.signals.base import SignalContext, signal
 
 if TYPE_CHECKING:
-    from bot.diagnose.scope import PodCtx
+    from bot.scope.target import PodCtx
 
 EVICTION_REASONS = ("NodeNotReady", "TaintManagerEviction", "Evicted", "Preempted", "Preempting", "NodeShutdown")
 DEAD_WORDS = ("marked dead", "is dead", "has died", "marked as dead")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from bot.signals.base import EvidenceItem, Hit, SignalContext, signal
+from bot.scope.hits import EvidenceItem, Hit
+from bot.signals.base import SignalContext, signal
 
 MAX_ITEMS = 8
 MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot.models import RNode, TaskSpec
 from bot.models.rlark import CLUSTER_ID_LABEL
-from bot.signals.base import EvidenceItem, Hit, SignalContext, signal
+from bot.scope.hits import EvidenceItem, Hit
+from bot.signals.base import SignalContext, signal
 from bot.signals.stages import INDEX
 
 CONTROL_PLANE_ONLY_PREFIX = "rlark.io/"

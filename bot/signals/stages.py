@@ -12,10 +12,10 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.runbook.schema import STAGES
-from bot.signals.markers import LogView, Markers
+from bot.scope.logview import LogView, Markers
 
 if TYPE_CHECKING:
-    from bot.diagnose.scope import PodCtx, Scope
+    from bot.scope.target import PodCtx, Scope
 
 INDEX = {name: i for i, name in enumerate(STAGES)}
 TRAINING_SIGNAL = re.compile(

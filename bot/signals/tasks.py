@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.models import Pod
-from bot.signals.base import EvidenceItem, Hit, SignalContext, age_text, signal
+from bot.scope.hits import EvidenceItem, Hit, age_text
+from bot.signals.base import SignalContext, signal
 from bot.signals.spec import selector_matches
 from bot.signals.stages import INDEX
 

@@ -13,12 +13,13 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from bot.signals.base import EvidenceItem, Hit, SignalContext, log_at, log_item, signal
+from bot.scope.hits import EvidenceItem, Hit, log_at, log_item
+from bot.signals.base import SignalContext, signal
 from bot.signals.stages import reached_at
 
 if TYPE_CHECKING:
-    from bot.diagnose.scope import PodCtx
-    from bot.signals.markers import LogView
+    from bot.scope.logview import LogView
+    from bot.scope.target import PodCtx
 
 DEFAULT = "/tmp/ray"
 HEAD_CHARS = 64 * 1024

@@ -11,7 +11,7 @@ from bot.diagnose.explain import Roles, hit_explains, mark_explained
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Finding
 from bot.runbook import Runbook
-from bot.signals.base import Hit, LogAt
+from bot.scope.hits import Hit, LogAt
 from bot.signals.stages import INDEX
 
 HEAD, W1, W2 = "c/ns/job-actor-0", "c/ns/job-rollout-0", "c/ns/job-rollout-1"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.signals.logtime import line_time
+from bot.scope.logtime import line_time
 
 T = datetime(2026, 11, 20, 7, 41, 12, tzinfo=UTC)
 

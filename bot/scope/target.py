@@ -29,7 +29,7 @@ from bot.models import (
 from bot.models.k8s import InvolvedObject
 from bot.models.rlark import JOB_LABEL, MEMBER_NAMESPACE
 from bot.redact import Detection
-from bot.signals.markers import LogView
+from bot.scope.logview import LogView
 
 
 @dataclass

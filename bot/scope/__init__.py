@@ -1,0 +1,6 @@
+"""The engine's working types, below both the signals and the diagnosis that runs them.
+
+`target` selects, from everything read, what belongs to one target (per pod); `logview` gives a log its
+line index and markers; `hits` is what a signal or log rule returns; `logtime` reads a log line's time.
+Nothing here imports from `bot.signals` or `bot.diagnose`.
+"""
