@@ -58,6 +58,7 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     if prof:
         prof.enable()
     from bot.bundle import read_bundle
+    from bot.cache import FileCache, default_cache_dir
     from bot.diagnose import diagnose
     from bot.models import Target
     from bot.redact import Redactor
@@ -71,7 +72,8 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     runbook = load_runbook(known_signals=SIGNALS)
     t3 = time.perf_counter()
     now = evidence.captured_at or datetime.now(UTC)
-    redactor = Redactor()
+    # As the CLI builds it: the compiled credential prefilter comes from the on-disk cache after the first run.
+    redactor = Redactor(cache=FileCache(default_cache_dir()))
     diag = diagnose(evidence, runbook, now, target=Target.parse(f"job/{JOB}"), redactor=redactor)
     t4 = time.perf_counter()
     text = str(render_diagnosis(diag, "text", redactor=redactor))
