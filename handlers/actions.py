@@ -8,6 +8,7 @@ from slack_bolt import Ack
 
 from bot.errors import UsageError
 from bot.models import Target
+from bot.render.ephemeral import ephemeral
 from bot.render.slack_actions import parse_target_value
 from bot.render.slack_message import SlackMessage
 from bot.slack.deps import Deps
@@ -18,6 +19,8 @@ from handlers.alerts import alerts_command
 from handlers.common import channel_lang, first_time, hand_off
 
 DEFAULT_MUTE_SECONDS = 2 * 3600
+UNREADABLE = {"en": "That button names nothing the bot can act on (its value is not readable)",
+              "zh": "这个按钮的内容无法识别，机器人无法处理"}
 
 
 def _where(body: dict[str, Any]) -> tuple[str, str, str]:
@@ -52,13 +55,15 @@ def on_button(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
     if not first_time(deps, f"{action_id}:{body.get('trigger_id') or action.get('action_ts')}"):
         return
     if action_id == "rlark_mute":
-        _mute(deps, action, channel=channel, user=user, lang=lang, thread=thread)
+        _mute(deps, action, channel=channel, user=user, lang=lang, thread=thread,
+              response_url=body.get("response_url"))
         return
     try:
         ask = Ask(channel=channel, user=user, target=_target(str(action.get("value", ""))), lang=lang,
                   thread_ts=thread or None)
     except (UsageError, ValueError):
-        deps.log.warning("button with an unreadable value", extra={"action": action_id})
+        _unreadable(deps, action_id, channel=channel, user=user, lang=lang, thread=thread,
+                    response_url=body.get("response_url"))
         return
 
     def work() -> str:
@@ -83,10 +88,26 @@ def on_button(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
              audit={"user": user, "channel": channel, "command": action_id, "target": str(ask.target)})
 
 
-def _mute(deps: Deps, action: dict[str, Any], *, channel: str, user: str, lang: str, thread: str) -> None:
+def _unreadable(deps: Deps, action_id: str, *, channel: str, user: str, lang: str, thread: str,
+                response_url: object = None) -> None:
+    """A button whose value names nothing the bot can read (edited, from an older version): one line back."""
+    deps.log.warning("button with an unreadable value", extra={"action": action_id})
+    deps.metrics.count_command(command=action_id, outcome="usage")
+    if channel and user:
+        reason = UNREADABLE.get(lang, UNREADABLE["en"])
+        tell_user(deps, channel=channel, user=user, thread_ts=thread or None,
+                  response_url=str(response_url) if isinstance(response_url, str) and response_url else None,
+                  message=ephemeral("usage", lang=lang, redactor=deps.redactor, command=deps.settings.slash_command,
+                                    reason=reason))
+
+
+def _mute(deps: Deps, action: dict[str, Any], *, channel: str, user: str, lang: str, thread: str,
+          response_url: object = None) -> None:
     try:
         cmd = Command("mute", key=parse_key(str(action.get("value", ""))), seconds=DEFAULT_MUTE_SECONDS)
     except UsageError:
+        _unreadable(deps, "rlark_mute", channel=channel, user=user, lang=lang, thread=thread,
+                    response_url=response_url)
         return
     reply = alerts_command(deps, cmd, channel=channel, user=user, lang=lang)
     tell_user(deps, channel=channel, user=user, message=reply, thread_ts=thread or None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from bot.slack.runtime import BotProcess
 
 DIAGNOSIS_WORKERS = 4
+SLACK_SECRET_VARIABLES = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,6 +59,14 @@ def _mode(args: argparse.Namespace, settings: Settings) -> bool:
     return socket_mode
 
 
+def forget_secret_variables() -> None:
+    """The Slack secrets were read into Settings once; the process environment stops holding them. Nothing
+    picks them up on its own from there: not slack-bolt (which would take SLACK_BOT_TOKEN next to the client
+    and `authorize` the app is given, and warn that it goes unused), not the diagnosis worker processes."""
+    for name in SLACK_SECRET_VARIABLES:
+        os.environ.pop(name, None)
+
+
 def open_bot_store(settings: Settings, metrics: Metrics) -> Store:
     from bot.store.factory import open_store
 
@@ -74,6 +84,7 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
 
     settings = rt.settings
     socket_mode = _mode(args, settings)
+    forget_secret_variables()
     metrics = Metrics()
     configure_logging(redactor=rt.redactor, on_redacted=metrics.count_redactions)
     store = open_bot_store(settings, metrics)

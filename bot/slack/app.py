@@ -18,6 +18,11 @@ def create_app(deps: Deps, *, client: WebClient, socket_mode: bool) -> App:
     needs no signing secret (the connection itself is authenticated with the app token)."""
     secret = deps.settings.slack_signing_secret
     token = client.token
+    # bolt takes the token from `authorize` on every request and hands listeners a copy of its client carrying
+    # it; its own client therefore has none (a client with a token next to `authorize` is a conflict bolt warns
+    # about, and the token would be dropped anyway).
+    tokenless = WebClient(token=None, base_url=client.base_url, timeout=client.timeout,
+                          retry_handlers=client.retry_handlers, logger=client.logger)
 
     def authorize(enterprise_id: str | None, team_id: str | None) -> AuthorizeResult:
         # The single workspace the bot token belongs to. bolt's default would call auth.test on requests until
@@ -28,7 +33,7 @@ def create_app(deps: Deps, *, client: WebClient, socket_mode: bool) -> App:
                                bot_user_id=me.get("user_id"), bot_id=me.get("bot_id"))
 
     app = App(
-        client=client,
+        client=tokenless,
         authorize=authorize,
         signing_secret=secret.get_secret_value() if secret else None,
         token_verification_enabled=False,  # auth.test runs in the readiness check, so start never blocks on Slack

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-import uuid
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -145,8 +144,7 @@ class AppHost:
     def command_body(self, text: str, *, channel: str = CHANNEL, user: str = USER) -> bytes:
         response_url = self.slack.new_response_url(channel=channel, user=user)
         self.last_response_url = response_url
-        fields = slash_command_payload(text=text, channel_id=channel, user_id=user, response_url=response_url,
-                                       trigger_id=f"{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:12]}")
+        fields = slash_command_payload(text=text, channel_id=channel, user_id=user, response_url=response_url)
         return urlencode(fields).encode("utf-8")
 
     def send(self, body: bytes, *, headers: Mapping[str, str] | None = None, secret: str = SECRET,
@@ -165,11 +163,10 @@ class AppHost:
     def click(self, button: dict[str, Any], *, root: Message, channel: str = CHANNEL, user: str = USER,
               message_ts: str | None = None) -> Reply:
         """A click on `button` (an element of a thread reply in the thread of `root`)."""
+        self.last_response_url = self.slack.new_response_url(channel=channel, user=user, message_ts=message_ts)
         payload = block_action_payload(
             action_id=str(button["action_id"]), value=str(button.get("value", "")), channel_id=channel,
-            message_ts=message_ts or root.ts, thread_ts=root.ts, user_id=user,
-            response_url=self.slack.new_response_url(channel=channel, user=user, message_ts=message_ts),
-            trigger_id=f"{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex[:12]}")
+            message_ts=message_ts or root.ts, thread_ts=root.ts, user_id=user, response_url=self.last_response_url)
         return self.send(urlencode({"payload": json.dumps(payload)}).encode("utf-8"))
 
     def dispatch(self, text: str, *, channel: str = CHANNEL, user: str = USER) -> BoltResponse:

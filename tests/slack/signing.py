@@ -15,6 +15,7 @@ import json
 import time
 import urllib.error
 import urllib.request
+import uuid
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,6 +23,12 @@ from .model import APP_ID, TEAM_DOMAIN, TEAM_ID
 
 Obj = dict[str, Any]
 NOWHERE = "http://127.0.0.1:9/response/unset"  # the default response URL: refused at once, never the internet
+
+
+def new_trigger_id() -> str:
+    """A trigger id shaped like Slack's (`<digits>.<digits>.<hex>`), different for every request: the bot
+    deduplicates on it, so two requests sharing one would be one request to it."""
+    return f"{int(time.time())}.{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex}"
 
 
 def signature(body: bytes, secret: str, timestamp: int) -> str:
@@ -48,13 +55,13 @@ def signed_headers(body: bytes, secret: str, *, timestamp: int | None = None,
 
 def slash_command_payload(*, text: str, command: str = "/rlark", channel_id: str = "C0DIAG", user_id: str = "U0ASKER",
                           response_url: str = NOWHERE,
-                          trigger_id: str = "1.2.standin", channel_name: str = "diag", user_name: str = "asker",
+                          trigger_id: str | None = None, channel_name: str = "diag", user_name: str = "asker",
                           team_id: str = TEAM_ID) -> Obj:
     """The fields of a slash command invocation, as Slack posts them."""
     return {"token": "standin-verification-token", "team_id": team_id, "team_domain": TEAM_DOMAIN,
             "channel_id": channel_id, "channel_name": channel_name, "user_id": user_id, "user_name": user_name,
             "command": command, "text": text, "api_app_id": APP_ID, "is_enterprise_install": "false",
-            "response_url": response_url, "trigger_id": trigger_id}
+            "response_url": response_url, "trigger_id": trigger_id or new_trigger_id()}
 
 
 def slash_command_body(**fields: Any) -> bytes:
@@ -66,7 +73,7 @@ def block_action_payload(*, action_id: str, value: str, channel_id: str = "C0DIA
                          thread_ts: str | None = None, user_id: str = "U0ASKER",
                          response_url: str = NOWHERE,
                          message: Obj | None = None, block_id: str = "actions", text: str = "button",
-                         trigger_id: str = "1.2.standin") -> Obj:
+                         trigger_id: str | None = None) -> Obj:
     """A `block_actions` interaction: a click on button `action_id` carrying `value` in message `message_ts`.
 
     `thread_ts` is the thread the message is in (its root's ts), when the message is a thread reply.
@@ -83,7 +90,7 @@ def block_action_payload(*, action_id: str, value: str, channel_id: str = "C0DIA
         "api_app_id": APP_ID,
         "token": "standin-verification-token",
         "container": container,
-        "trigger_id": trigger_id,
+        "trigger_id": trigger_id or new_trigger_id(),
         "team": {"id": TEAM_ID, "domain": TEAM_DOMAIN},
         "is_enterprise_install": False,
         "channel": {"id": channel_id, "name": "diag"},
