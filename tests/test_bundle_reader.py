@@ -34,7 +34,9 @@ def test_single_cluster_without_index(tmp_path: Path) -> None:
     assert ev.clusters == ["default"]
     assert [p.name for p in ev.pods] == ["p1"] and ev.pods[0].cluster == "default"
     assert {(x.source.container, x.text) for x in ev.logs} == {("main", "hello\nworld\n"), ("side", "side\n")}
-    assert ev.not_collected == ["ci/events.json"]
+    assert [str(m) for m in ev.not_collected] == ["ci/events.json"]
+    assert ev.lacks("events", cluster="default", namespace="ci") and not ev.lacks("pods")
+    assert not ev.lacks("events", namespace="other")
 
 
 def test_yaml_lists_and_index(tmp_path: Path) -> None:
@@ -44,13 +46,15 @@ def test_yaml_lists_and_index(tmp_path: Path) -> None:
     ev = read_bundle(tmp_path)
     assert ev.captured_at is not None and ev.captured_at.year == 2026
     assert ev.pods[0].name == "y" and ev.pods[0].namespace == "ns" and ev.pods[0].cluster == "a"
-    assert "a/nodes.json" in ev.not_collected
+    assert "a/nodes.json" in [str(m) for m in ev.not_collected]
+    assert ev.lacks("nodes", cluster="a") and not ev.lacks("nodes", cluster="b")
 
 
 def test_missing_cluster_directory_is_not_collected(tmp_path: Path) -> None:
     (tmp_path / "snapshot.yaml").write_text("clusters: [gone]\n", encoding="utf-8")
     ev = read_bundle(tmp_path)
-    assert ev.not_collected == ["gone/ (cluster directory)"]
+    assert [str(m) for m in ev.not_collected] == ["gone/ (cluster directory)"]
+    assert ev.lacks("pods", cluster="gone", namespace="any") and not ev.lacks("pods", cluster="here")
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.bundle.errors import BundleError
 from bot.bundle.files import find_list_file, load_list
-from bot.bundle.logs import split_sections
+from bot.bundle.logs import read_log_file
 from bot.models import (
     Evidence,
     KubeObject,
     LogExcerpt,
     LogSource,
+    Missing,
 )
 from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
@@ -45,6 +46,8 @@ def _read_index(root: Path) -> SnapshotIndex:
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return SnapshotIndex.model_validate(doc)
+    except RecursionError as exc:
+        raise BundleError("snapshot.yaml: nested too deeply to read") from exc
     except yaml.YAMLError as exc:
         raise BundleError(f"snapshot.yaml: not valid YAML: {str(exc).splitlines()[0]}") from exc
     except ValidationError as exc:
@@ -75,7 +78,8 @@ class _Reader:
         self.root = root
         self.fields: dict[str, list[Any]] = {}
         self.logs: list[LogExcerpt] = []
-        self.not_collected: list[str] = []
+        self.cut: list[str] = []  # logs read only in part (bounds): the evidence is incomplete, and says where
+        self.not_collected: list[Missing] = []
 
     def _load(self, directory: Path, stem: str, spec: tuple[str, type[KubeObject]], *, cluster: str,
               namespace: str, expected: bool) -> None:
@@ -83,7 +87,7 @@ class _Reader:
         display = str((directory / f"{stem}.json").relative_to(self.root))
         if path is None:
             if expected:
-                self.not_collected.append(display)
+                self.not_collected.append(Missing(cluster=cluster, namespace=namespace, kind=stem, where=display))
             return
         display = str(path.relative_to(self.root))
         items = load_list(path, display)
@@ -96,19 +100,17 @@ class _Reader:
             path = pod_dir / fname
             if not path.is_file():
                 continue
-            try:
-                # Keep "\r" as it is (tqdm redraws): universal newlines would shift every line number after it.
-                text = path.read_bytes().decode("utf-8", errors="replace")
-            except OSError as exc:
-                raise BundleError(f"{path.relative_to(self.root)}: cannot read: {exc}") from exc
-            for container, body in split_sections(text):
+            read = read_log_file(path, str(path.relative_to(self.root)))
+            self.cut.extend(read.notes)
+            for container, body, truncated in read.sections:
                 source = LogSource(cluster=cluster, namespace=namespace, pod=pod_dir.name, container=container,
                                    previous=previous)
-                self.logs.append(LogExcerpt(source=source, text=body))
+                self.logs.append(LogExcerpt(source=source, text=body, truncated=truncated))
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():
-            self.not_collected.append(f"{directory.relative_to(self.root)}/ (cluster directory)")
+            self.not_collected.append(
+                Missing(cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory)"))
             return
         for stem, spec in CLUSTER_SCOPED.items():
             expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
@@ -145,6 +147,6 @@ def read_bundle(root: Path) -> Evidence:
         clusters=names,
         logs=reader.logs,
         not_collected=reader.not_collected,
-        problems=list(index.problems),
+        problems=list(index.problems) + reader.cut,
         **reader.fields,
     )

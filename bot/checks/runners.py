@@ -24,8 +24,7 @@ def failed_since(runner: EphemeralRunner, pod: Pod | None = None) -> datetime | 
 
 def _pods_collected(ev: Evidence, runner: EphemeralRunner) -> bool:
     """Without the namespace's pod list, "no pod" cannot be told from "not collected"."""
-    missing = f"{runner.namespace}/pods.json"
-    return not any(entry.endswith(missing) for entry in ev.not_collected)
+    return not ev.lacks("pods", cluster=runner.cluster, namespace=runner.namespace)
 
 
 def stale_runners(ev: Evidence, now: datetime, thresholds: Thresholds,

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.cluster.resources import Resource
-from bot.models import Evidence, KubeObject, LogExcerpt
+from bot.models import Evidence, KubeObject, LogExcerpt, Missing
 from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
 Obj = dict[str, Any]
@@ -34,7 +34,7 @@ class Collected:
         self.listed: set[Scope] = set()
         self.logs: list[LogExcerpt] = []
         self.problems: list[str] = []
-        self.not_collected: list[str] = []
+        self.not_collected: list[Missing] = []
         self._objects: dict[tuple[str, str], dict[tuple[str, str], Obj]] = {}
         self._problem_keys: set[str] = set()
         self._problem_at: dict[str, int] = {}
@@ -83,10 +83,10 @@ class Collected:
             self.problems[at] += addition
             return True
 
-    def missing(self, display: str) -> None:
+    def missing(self, gap: Missing) -> None:
         with self._lock:
-            if display not in self.not_collected:
-                self.not_collected.append(display)
+            if gap not in self.not_collected:
+                self.not_collected.append(gap)
 
     def to_evidence(self) -> Evidence:
         fields: dict[str, list[KubeObject]] = {}

@@ -16,7 +16,7 @@ from bot.cluster.plan_job import collect_job
 from bot.cluster.plan_pod import collect_pod, collect_runner
 from bot.cluster.progress import NullProgress, Progress
 from bot.cluster.session import Observe, Session
-from bot.models import Target, TargetKind
+from bot.models import Missing, Target, TargetKind
 from bot.models.rlark import AGENT_NAMESPACE_PREFIX
 from bot.settings import Settings
 
@@ -108,5 +108,6 @@ def _member_contexts(session: Session, *, read: set[str]) -> dict[str, str]:
         if session.has_context(context):
             out[agent] = context
         else:
-            acc.missing(f"{agent}/ (cluster directory: no kubeconfig context {context!r})")
+            where = f"{agent}/ (cluster directory: no kubeconfig context {context!r})"
+            acc.missing(Missing(cluster=agent, where=where))
     return out

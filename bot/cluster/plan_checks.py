@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.cluster import resources as R
-from bot.cluster.reads import list_into
+from bot.cluster.reads import list_into, missing
 from bot.cluster.session import Session
 from bot.models.rlark import AGENT_NAMESPACE_PREFIX, HEARTBEAT_LEASE
 
@@ -40,11 +40,11 @@ def collect_for_checks(session: Session, *, contexts: dict[str, str]) -> None:
     _rlark_objects(session, contexts=contexts)
     # A runner namespace whose pods could not be listed must not look like "runner without pod".
     for cluster in contexts:
-        pods_failed = f"{cluster}/pods.json" in session.acc.not_collected
+        pods_failed = any(m.covers(R.PODS.stem, cluster=cluster) for m in session.acc.not_collected)
         for ns in sorted({str((r.get("metadata") or {}).get("namespace", ""))
                           for r in session.acc.objects(cluster, R.EPHEMERAL_RUNNERS)}):
             if pods_failed:
-                session.acc.missing(f"{cluster}/{ns}/pods.json")
+                session.acc.missing(missing(cluster, ns, R.PODS))
             else:
                 session.acc.add(cluster, R.PODS, [], listed_in=(ns,))
 

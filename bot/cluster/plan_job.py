@@ -17,7 +17,7 @@ from bot.cluster.logpick import RLARK_MAIN, pick
 from bot.cluster.plan_gateway import fallback_logs
 from bot.cluster.reads import fetch_logs, list_into, node_events
 from bot.cluster.session import Session
-from bot.models import Target, parse_time
+from bot.models import Missing, Target, parse_time
 from bot.models.rlark import (
     AGENT_NAMESPACE_PREFIX,
     HEARTBEAT_LEASE,
@@ -117,13 +117,13 @@ def _member(session: Session, agent: str) -> ClusterAdapter | None:
         acc.problem(f"{agent}: no kubeconfig context {context!r} for this member cluster: its pods, events and "
                     "logs were not read; the answer rests on the control plane's Pod mirrors and Task status",
                     key=_not_read_key(agent))
-        acc.missing(f"{agent}/ (cluster directory)")
+        acc.missing(Missing(cluster=agent, where=f"{agent}/ (cluster directory)"))
         return None
     try:
         return session.adapter(context, agent)
     except CollectionError as exc:
         acc.problem(f"{agent}: {exc}; its pods, events and logs were not read", key=_not_read_key(agent))
-        acc.missing(f"{agent}/ (cluster directory)")
+        acc.missing(Missing(cluster=agent, where=f"{agent}/ (cluster directory)"))
         return None
 
 

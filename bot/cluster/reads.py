@@ -11,15 +11,17 @@ from bot.cluster.logpick import LogRequest
 from bot.cluster.resources import EVENTS as R_EVENTS
 from bot.cluster.resources import Resource
 from bot.cluster.session import Session
-from bot.models import LogExcerpt, LogSource
+from bot.models import LogExcerpt, LogSource, Missing
 
 Obj = dict[str, Any]
 Keep = Callable[[Obj], bool]
 
 
-def display(cluster: str, namespace: str | None, resource: Resource) -> str:
-    """The bundle path this read would fill, as the bundle reader names a missing file."""
-    return "/".join(p for p in (cluster, namespace or "", f"{resource.stem}.json") if p)
+def missing(cluster: str, namespace: str | None, resource: Resource, *, why: str = "") -> Missing:
+    """This read's list as not collected, shown as the bundle path it would fill (as the bundle reader names it)."""
+    where = "/".join(p for p in (cluster, namespace or "", f"{resource.stem}.json") if p)
+    return Missing(cluster=cluster, namespace=namespace or "", kind=resource.stem,
+                   where=f"{where} ({why})" if why else where)
 
 
 def list_into(session: Session, adapter: ClusterAdapter, resource: Resource, *, namespace: str | None = None,
@@ -37,9 +39,9 @@ def list_into(session: Session, adapter: ClusterAdapter, resource: Resource, *, 
                                  field_selector=field_selector)
         except ReadFailed as exc:
             if optional and exc.status == 404:
-                session.acc.missing(display(adapter.name, namespace, resource) + " (not served by this cluster)")
+                session.acc.missing(missing(adapter.name, namespace, resource, why="not served by this cluster"))
                 return []
-            session.record_failure(exc, cluster=adapter.name, missing=display(adapter.name, namespace, resource))
+            session.record_failure(exc, cluster=adapter.name, missing=missing(adapter.name, namespace, resource))
             return []
         kept = [o for o in items if keep is None or keep(o)]
         scope = listed_in

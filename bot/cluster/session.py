@@ -14,6 +14,7 @@ from bot.cluster.errors import CollectionError, ReadFailed
 from bot.cluster.gateway import GatewayClient
 from bot.cluster.kubeconfig import KubeSource, new_api_client
 from bot.cluster.progress import Progress
+from bot.models import Missing
 from bot.settings import Settings
 
 T = TypeVar("T")
@@ -86,7 +87,7 @@ class Session:
         futures = {k: self._pool.submit(guarded, fn) for k, fn in calls.items()}
         return {k: f.result() for k, f in futures.items()}
 
-    def record_failure(self, exc: ReadFailed, *, cluster: str, missing: str | None = None) -> None:
+    def record_failure(self, exc: ReadFailed, *, cluster: str, missing: Missing | None = None) -> None:
         if exc.cluster_down:
             self.acc.problem(f"{cluster}: unreachable, nothing more was read from it ({exc})",
                              key=f"down:{cluster}")

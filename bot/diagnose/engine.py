@@ -225,7 +225,7 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
     """Pure: no I/O. `redactor` finds the credentials the evidence shows (the finding, and masks in evidence lines)."""
     scope = scope_evidence(evidence, target, scan=redactor.scan)
     diag = Diagnosis(target=target, found=scope.found, where=scope.where, now=now,
-                     problems=list(evidence.problems), not_collected=list(evidence.not_collected))
+                     problems=list(evidence.problems), not_collected=[str(m) for m in evidence.not_collected])
     if not scope.found:
         return diag
     sc = SignalContext(scope=scope, now=now, thresholds=thresholds or Thresholds(), scan=redactor.scan)

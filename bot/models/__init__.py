@@ -2,7 +2,7 @@
 
 from bot.models.base import KubeObject, ObjectMeta, parse_time
 from bot.models.ci import EphemeralRunner, NamespaceOffloading, NodeClaim, NodePool
-from bot.models.evidence import Evidence, LogExcerpt, LogSource, Target, TargetKind
+from bot.models.evidence import Evidence, LogExcerpt, LogSource, Missing, Target, TargetKind
 from bot.models.k8s import (
     ContainerState,
     ContainerStatus,
@@ -26,6 +26,7 @@ __all__ = [
     "Lease",
     "LogExcerpt",
     "LogSource",
+    "Missing",
     "NamespaceOffloading",
     "Node",
     "NodeClaim",

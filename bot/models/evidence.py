@@ -24,6 +24,29 @@ def echo(text: str, limit: int = ECHO_MAX) -> str:
     return shown + ("..." if len(text) > limit else "")
 
 
+class Missing(BaseModel):
+    """What a complete read would have held and this one does not: one kind's list (in a cluster, and a namespace
+    for namespaced kinds) or a whole cluster (`kind` empty). `where` is how it is shown: the bundle path the list
+    would have, plus why when it is more than absence (both sources name it the same way)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cluster: str
+    namespace: str = ""
+    kind: str = ""  # file stem: "pods", "events", "jobs.rlinf.io"; "" when the whole cluster was not read
+    where: str
+
+    def covers(self, kind: str, *, cluster: str | None = None, namespace: str | None = None) -> bool:
+        if cluster is not None and self.cluster != cluster:
+            return False
+        if not self.kind:
+            return True
+        return self.kind == kind and (namespace is None or self.namespace in ("", namespace))
+
+    def __str__(self) -> str:
+        return self.where
+
+
 class TargetKind(StrEnum):
     JOB = "Job"
     POD = "Pod"
@@ -110,8 +133,13 @@ class Evidence(BaseModel):
 
     logs: list[LogExcerpt] = Field(default_factory=list)
 
-    not_collected: list[str] = Field(default_factory=list, description="files or resources not present")
+    not_collected: list[Missing] = Field(default_factory=list, description="lists or clusters not present")
     problems: list[str] = Field(default_factory=list, description="reads that failed: 403, timeout, offline")
+
+    def lacks(self, kind: str, *, cluster: str | None = None, namespace: str | None = None) -> bool:
+        """Whether the list of `kind` (a file stem) was not collected there; None matches any cluster or namespace.
+        A cluster not read at all lacks every kind."""
+        return any(m.covers(kind, cluster=cluster, namespace=namespace) for m in self.not_collected)
 
     @property
     def incomplete(self) -> bool:

@@ -149,7 +149,7 @@ class _Index:
 def _orphans(ev: Evidence, tasks: list[Task], where: str) -> tuple[list[Task], str]:
     """Tasks of a Job that the Job list (read, not missing) does not hold are orphans, not a job to diagnose:
     no Tasks, and `where` names them. Without the Job list they are all there is, and they are diagnosed."""
-    if any(e.endswith("jobs.rlinf.io.json") for e in ev.not_collected):
+    if ev.lacks("jobs.rlinf.io"):
         return tasks, where
     orphans = ", ".join(sorted(t.ref() for t in tasks))
     return [], where + f"; the Job object does not exist, but Tasks still carry its label or owner: {orphans}"

@@ -60,7 +60,7 @@ def test_member_without_context_gets_gateway_logs(standin: StandIn, tmp_path: Pa
     assert any(r.cluster == "gpu-a" and r.path.endswith("/log") for r in standin.requests)
     assert len([x for x in ev.logs if x.source.pod == "ppo-big-head-0"]) == 1
     # Still less complete than a member read, and the line says where the logs came from.
-    assert ev.incomplete and "gpu-b/ (cluster directory)" in ev.not_collected
+    assert ev.incomplete and "gpu-b/ (cluster directory)" in map(str, ev.not_collected)
     line = next(p for p in ev.problems if p.startswith("gpu-b:"))
     assert "no kubeconfig context" in line and "RLark gateway" in line and "1000 lines" in line
     assert len(ev.problems) == 1

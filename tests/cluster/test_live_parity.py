@@ -24,7 +24,8 @@ def test_one_slow_pvc_list_fails_only_that_list(standin: StandIn, kubeconfig: Pa
     assert ev.incomplete
     gpu_b = [p for p in ev.problems if p.startswith("gpu-b")]
     assert len(gpu_b) == 1 and "persistentvolumeclaims" in gpu_b[0] and "unreachable" not in gpu_b[0]
-    assert "gpu-b/rlark-system/persistentvolumeclaims.json" in ev.not_collected
+    assert ev.lacks("persistentvolumeclaims", cluster="gpu-b", namespace="rlark-system")
+    assert "gpu-b/rlark-system/persistentvolumeclaims.json" in map(str, ev.not_collected)
     assert {p.cluster for p in ev.pods} == {"gpu-a", "gpu-b"}  # the cluster was not dropped
     assert any(x.source.cluster == "gpu-b" and x.source.container == "main" for x in ev.logs)  # nor its logs
 

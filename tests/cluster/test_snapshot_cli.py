@@ -49,7 +49,7 @@ def test_partial_snapshot_keeps_missing_apart_from_empty(tmp_path: Path, standin
     out = tmp_path / "snap"
     assert main(["snapshot", "job/ppo-big", "-o", str(out), "--kubeconfig", str(kc)]) == 0
     ev = read_bundle(out)
-    assert "gpu-b/ (cluster directory)" in ev.not_collected
+    assert "gpu-b/ (cluster directory)" in map(str, ev.not_collected)
     assert "incomplete: true" in (out / "snapshot.yaml").read_text()
 
 
