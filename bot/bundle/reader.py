@@ -17,7 +17,6 @@ from bot.models import (
     KubeObject,
     LogExcerpt,
     LogSource,
-    Missing,
 )
 from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
@@ -79,7 +78,7 @@ class _Reader:
         self.fields: dict[str, list[Any]] = {}
         self.logs: list[LogExcerpt] = []
         self.cut: list[str] = []  # logs read only in part (bounds): the evidence is incomplete, and says where
-        self.not_collected: list[Missing] = []
+        self.not_collected: list[str] = []
 
     def _load(self, directory: Path, stem: str, spec: tuple[str, type[KubeObject]], *, cluster: str,
               namespace: str, expected: bool) -> None:
@@ -87,7 +86,7 @@ class _Reader:
         display = str((directory / f"{stem}.json").relative_to(self.root))
         if path is None:
             if expected:
-                self.not_collected.append(Missing(cluster=cluster, namespace=namespace, kind=stem, where=display))
+                self.not_collected.append(display)
             return
         display = str(path.relative_to(self.root))
         items = load_list(path, display)
@@ -109,8 +108,7 @@ class _Reader:
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():
-            self.not_collected.append(
-                Missing(cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory)"))
+            self.not_collected.append(f"{directory.relative_to(self.root)}/ (cluster directory)")
             return
         for stem, spec in CLUSTER_SCOPED.items():
             expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
