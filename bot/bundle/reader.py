@@ -17,6 +17,7 @@ from bot.models import (
     KubeObject,
     LogExcerpt,
     LogSource,
+    Missing,
 )
 from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
@@ -78,7 +79,7 @@ class _Reader:
         self.fields: dict[str, list[Any]] = {}
         self.logs: list[LogExcerpt] = []
         self.cut: list[str] = []  # logs read only in part (bounds): the evidence is incomplete, and says where
-        self.not_collected: list[str] = []
+        self.not_collected: list[Missing] = []
 
     def _load(self, directory: Path, stem: str, spec: tuple[str, type[KubeObject]], *, cluster: str,
               namespace: str, expected: bool) -> None:
@@ -86,7 +87,7 @@ class _Reader:
         display = str((directory / f"{stem}.json").relative_to(self.root))
         if path is None:
             if expected:
-                self.not_collected.append(display)
+                self.not_collected.append(Missing(cluster=cluster, namespace=namespace, kind=stem, where=display))
             return
         display = str(path.relative_to(self.root))
         items = load_list(path, display)
@@ -108,7 +109,8 @@ class _Reader:
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():
-            self.not_collected.append(f"{directory.relative_to(self.root)}/ (cluster directory)")
+            self.not_collected.append(
+                Missing(cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory)"))
             return
         for stem, spec in CLUSTER_SCOPED.items():
             expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
