@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,8 @@ def _example_dirs() -> list[Path]:
     return sorted(d for d in EXAMPLES.iterdir() if d.is_dir())
 
 
-def _known_case_ids() -> set[str] | None:
+@cache
+def _known_case_ids() -> frozenset[str] | None:
     files = sorted([*RUNBOOKS.glob("*.yaml"), *RUNBOOKS.glob("*.yml")]) if RUNBOOKS.is_dir() else []
     if not files:
         return None
@@ -49,7 +51,7 @@ def _known_case_ids() -> set[str] | None:
                         for item in entry.get(sub) or []:
                             if isinstance(item, dict) and isinstance(item.get("id"), str):
                                 ids.add(item["id"])
-    return ids or None
+    return frozenset(ids) or None
 
 
 def test_there_are_scenarios() -> None:

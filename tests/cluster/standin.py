@@ -151,7 +151,7 @@ class StandIn:
         handler = type("Handler", (_Handler,), {"standin": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.005},
                                         daemon=True)
         self._thread.start()
         return self
@@ -417,6 +417,7 @@ def _resource_list(path: str) -> Obj:
 class _Handler(BaseHTTPRequestHandler):
     standin: StandIn
     protocol_version = "HTTP/1.1"  # keep-alive, so the client's connection pool is exercised
+    disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stall between
 
     def log_message(self, format: str, *args: Any) -> None:
         pass

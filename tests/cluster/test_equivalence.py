@@ -35,10 +35,13 @@ def _cluster_of(target: Target, clusters: dict[str, ClusterData], control_plane:
     return next(iter(clusters))
 
 
+REDACTOR = Redactor()  # built once: the same configuration for every scenario, as in one bot process
+
+
 def _findings(evidence: Evidence, target: Target, runbook: Runbook, settings: Settings) -> tuple[list[str], str]:
     assert evidence.captured_at is not None
     diag = diagnose_target(evidence, target, runbook=runbook, now=evidence.captured_at, settings=settings,
-                           redactor=Redactor())
+                           redactor=REDACTOR)
     return [f.id for f in diag.findings], diag.last_stage
 
 
@@ -60,7 +63,7 @@ def test_live_equals_bundle_and_round_trip(scenario: Path, runbook: Runbook, tmp
     expected = _findings(from_bundle, target, runbook, settings)
     assert _findings(live, target, runbook, settings) == expected
 
-    report = write_bundle(live, tmp_path / "snap", redactor=Redactor(), listed=collected.listed)
+    report = write_bundle(live, tmp_path / "snap", redactor=REDACTOR, listed=collected.listed)
     ids, stage = _findings(read_bundle(tmp_path / "snap"), target, runbook, settings)
     # The written bundle is redacted; its masks still prove the exposure, so the answer is the same.
     if CREDENTIALS in expected[0]:
