@@ -16,6 +16,7 @@ from bot.cluster.collected import Collected
 from bot.cluster.collector import cluster_name
 from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
 from bot.cluster.kubeconfig import load_source
+from bot.cluster.plan_job import missing_job_where
 from bot.cluster.plan_pod import _find
 from bot.cluster.progress import NullProgress
 from bot.cluster.session import Observe, Session
@@ -48,7 +49,7 @@ def locate(target: Target, *, kubeconfig: str | None, context: str | None, setti
             except ReadFailed as exc:
                 raise CollectionError(f"cannot read job {target.name} on the control plane: {exc}") from exc
             if job is None:
-                raise TargetNotFound(f"the RLark control plane (context {chosen})")
+                raise TargetNotFound(missing_job_where(adapter, cluster=name, context=chosen, job=target.name))
             return Found(cluster=name, namespace="", domain=str((job.get("spec") or {}).get("domain") or ""))
         resource = R.PODS if target.kind is TargetKind.POD else R.EPHEMERAL_RUNNERS
         if resource is R.EPHEMERAL_RUNNERS and not target.namespace:

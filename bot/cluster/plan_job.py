@@ -39,6 +39,20 @@ def _task_names(job: Obj) -> list[str]:
     return [f"{name}-{t.get('name', '')}" for t in (job.get("spec") or {}).get("tasks") or [] if t.get("name")]
 
 
+def missing_job_where(cp: ClusterAdapter, *, cluster: str, context: str, job: str) -> str:
+    """Where a Job that does not exist was looked for; Tasks still labelled with its name are named there (orphans
+    left behind, not a Job to diagnose), as a bundle's diagnosis names them."""
+    where = f"the RLark control plane (context {context})"
+    try:
+        tasks = cp.list(R.TASKS, label_selector=f"{JOB_LABEL}={job}")
+    except ReadFailed:
+        return where
+    refs = sorted(f"{cluster}/{_meta(t).get('namespace', '')}/{_meta(t).get('name', '')}" for t in tasks)
+    if not refs:
+        return where
+    return where + f"; the Job object does not exist, but Tasks still carry its label: {', '.join(refs)}"
+
+
 def member_context(session: Session, agent: str) -> str:
     return session.settings.cluster_contexts.get(agent, agent)
 
@@ -53,7 +67,7 @@ def collect_job(session: Session, target: Target, *, context: str, cluster: str,
     except ReadFailed as exc:
         raise CollectionError(f"cannot read job {target.name} on the control plane: {exc}") from exc
     if job is None:
-        raise TargetNotFound(f"the RLark control plane (context {context})")
+        raise TargetNotFound(missing_job_where(cp, cluster=cluster, context=context, job=target.name))
     acc.add(cluster, R.JOBS, [job])
 
     names = _task_names(job)

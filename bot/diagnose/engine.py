@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.diagnose.explain import Roles, hit_explains, mark_explained
-from bot.diagnose.facts import first_error, gather_facts
+from bot.diagnose.facts import first_error, gather_facts, retried_cause
 from bot.diagnose.gaps import find_gaps
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger, prefilter_all
@@ -251,7 +251,9 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
     mark_explained(findings, roles)
     diag.findings = rank(findings)
     diag.last_stage = job_last_stage(scope)
-    diag.first_error = _answer_line(diag.findings, times) or first_error(scope) or _decisive_line(diag.findings)
+    diag.first_error = (_answer_line(diag.findings, times) or first_error(scope)
+                        or retried_cause(scope, diag.findings[0].pods if diag.findings else [], year=now.year)
+                        or _decisive_line(diag.findings))
     diag.facts = gather_facts(scope)
     gaps = find_gaps(scope)
     diag.not_collected += [g for g in gaps.missing if g not in diag.not_collected]

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+
 from bot.diagnose.result import Facts, FirstError, PodFact, TaskFact
 from bot.scope.hits import clip
-from bot.scope.logview import LogView
+from bot.scope.logtime import line_time
+from bot.scope.logview import BENIGN, ERROR_LINE, LogView
 from bot.scope.target import PodCtx, Scope
+
+RETRIED = re.compile(r"(?i)\bwill retry\b|\bretrying\b")
+MAX_RETRIED_LOOKS = 200  # error-looking lines examined per log for a retried failure
 
 
 def gather_facts(scope: Scope) -> Facts:
@@ -67,8 +74,10 @@ def _failing(ctx: PodCtx) -> bool:
 
 def _log_error(view: LogView) -> FirstError | None:
     pos = view.first_error()
-    if pos is None:
-        return None
+    return None if pos is None else _line_error(view, pos)
+
+
+def _line_error(view: LogView, pos: int) -> FirstError:
     line = view.line_at(pos)
     ctx = tuple(f"{ln.number:>6}  {clip(ln.text, 300)}" for ln in view.context(pos))
     return FirstError(view.excerpt.source.ref(), line.number, clip(line.text), ctx)
@@ -94,3 +103,31 @@ def first_error(scope: Scope) -> FirstError | None:
         if fact.message:
             return FirstError(ctx.key, None, fact.message)
     return None
+
+
+def retried_failure(view: LogView) -> int | None:
+    """Offset of the first line that reads as an error but for saying it will be retried ("Failed to get pod IP
+    from nodeserver, retrying"): a failure that has not given up yet, so not an error on its own."""
+    for looked, m in enumerate(ERROR_LINE.finditer(view.text)):
+        if looked >= MAX_RETRIED_LOOKS:
+            break
+        line = view.line_at(m.start()).text
+        if RETRIED.search(line) and BENIGN.search(line) and not BENIGN.search(RETRIED.sub(" ", line)):
+            return m.start()
+    return None
+
+
+def retried_cause(scope: Scope, pods: list[str], *, year: int) -> FirstError | None:
+    """When no line of the evidence is an error, the earliest failure still being retried in the answer's pods:
+    a sidecar or init container that cannot get what the workload waits for is the cause, the wait is not."""
+    found: list[tuple[bool, datetime, int, LogView, int]] = []
+    for rank, ctx in enumerate(c for c in scope.pods if c.key in pods):
+        for view in ctx.logs:
+            pos = retried_failure(view)
+            if pos is not None:
+                when = line_time(view.text, pos, year=year)
+                found.append((when is None, when or datetime.min.replace(tzinfo=UTC), rank, view, pos))
+    if not found:
+        return None
+    _, _, _, view, pos = min(found, key=lambda f: f[:3])
+    return _line_error(view, pos)
