@@ -10,6 +10,17 @@ from dataclasses import dataclass, field
 from bot.settings import CollectionBudget
 
 
+@dataclass(frozen=True)
+class Clock:
+    """Where a collection run reads the time and waits (retry pauses): the real ones unless a caller gives others."""
+
+    monotonic: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+
+
+REAL_CLOCK = Clock()
+
+
 class Deadline:
     def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-import time
 from datetime import UTC, datetime
 
 from bot.cluster import resources as R
-from bot.cluster.budget import Stats
+from bot.cluster.budget import REAL_CLOCK, Clock, Stats
 from bot.cluster.collected import Collected
 from bot.cluster.errors import CollectionError
 from bot.cluster.kubeconfig import load_source
@@ -28,11 +27,11 @@ def cluster_name(context: str) -> str:
 
 def collect(target: Target, *, kubeconfig: str | None, context: str | None, namespace: str | None,
             settings: Settings, progress: Progress | None = None, now: datetime | None = None,
-            stats: Stats | None = None, observe: Observe | None = None) -> Collected:
+            stats: Stats | None = None, observe: Observe | None = None, clock: Clock = REAL_CLOCK) -> Collected:
     """Read what `target` needs. Raises TargetNotFound or CollectionError (one line); partial failures are
     lines in the result's `problems`."""
     progress = progress or NullProgress()
-    started = time.monotonic()
+    started = clock.monotonic()
     try:
         source = load_source(kubeconfig)
         chosen = context or (settings.control_plane_context if target.kind is TargetKind.JOB else None) \
@@ -43,7 +42,8 @@ def collect(target: Target, *, kubeconfig: str | None, context: str | None, name
             raise CollectionError(f"the kubeconfig has no context {chosen!r}")
         acc = Collected(captured_at=now or datetime.now(UTC))
         name = cluster_name(chosen)
-        with Session(source, settings=settings, acc=acc, progress=progress, observe=observe) as session:
+        with Session(source, settings=settings, acc=acc, progress=progress, observe=observe,
+                     clock=clock) as session:
             if target.kind is TargetKind.JOB:
                 collect_job(session, target, context=chosen, cluster=name, now=acc.captured_at)
             elif target.kind is TargetKind.POD:
@@ -54,7 +54,7 @@ def collect(target: Target, *, kubeconfig: str | None, context: str | None, name
                 stats.requests, stats.log_requests = session.stats.requests, session.stats.log_requests
                 stats.bytes_read, stats.retries = session.stats.bytes_read, session.stats.retries
             summary = (f"read {len(acc.clusters)} cluster(s): {session.stats.requests} requests, "
-                       f"{session.stats.bytes_read / 1024:.0f} KiB in {time.monotonic() - started:.1f}s"
+                       f"{session.stats.bytes_read / 1024:.0f} KiB in {clock.monotonic() - started:.1f}s"
                        + (f"; {len(acc.problems)} problem(s)" if acc.problems else ""))
     except BaseException:
         progress.close()
@@ -65,7 +65,7 @@ def collect(target: Target, *, kubeconfig: str | None, context: str | None, name
 
 def collect_checks(*, kubeconfig: str | None, context: str | None, settings: Settings,
                    progress: Progress | None = None, now: datetime | None = None,
-                   observe: Observe | None = None) -> Collected:
+                   observe: Observe | None = None, clock: Clock = REAL_CLOCK) -> Collected:
     """What the scheduled checks read, from the chosen (or current) context and the control plane's."""
     progress = progress or NullProgress()
     try:
@@ -79,7 +79,8 @@ def collect_checks(*, kubeconfig: str | None, context: str | None, settings: Set
         if cp and cp != chosen and cp in source.contexts:
             contexts[cluster_name(cp)] = cp
         acc = Collected(captured_at=now or datetime.now(UTC))
-        with Session(source, settings=settings, acc=acc, progress=progress, observe=observe) as session:
+        with Session(source, settings=settings, acc=acc, progress=progress, observe=observe,
+                     clock=clock) as session:
             collect_for_checks(session, contexts=contexts)
             members = _member_contexts(session, read=set(contexts.values()))
             if members:

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from bot.cluster.adapter import ClusterAdapter
-from bot.cluster.budget import Deadline, Pacing, Stats
+from bot.cluster.budget import REAL_CLOCK, Clock, Deadline, Pacing, Stats
 from bot.cluster.collected import Collected
 from bot.cluster.errors import CollectionError, ReadFailed
 from bot.cluster.gateway import GatewayClient
@@ -24,17 +24,18 @@ K = TypeVar("K")
 
 class Session:
     def __init__(self, source: KubeSource, *, settings: Settings, acc: Collected, progress: Progress,
-                 deadline: Deadline | None = None, observe: Observe | None = None) -> None:
+                 deadline: Deadline | None = None, observe: Observe | None = None, clock: Clock = REAL_CLOCK) -> None:
         self.source = source
         self.settings = settings
         self.budget = settings.collection
         self.acc = acc
         self.progress = progress
-        self.deadline = deadline or Deadline(self.budget.deadline_seconds)
+        self.clock = clock
+        self.deadline = deadline or Deadline(self.budget.deadline_seconds, clock.monotonic)
         self.stats = Stats()
         self._limiter = threading.Semaphore(self.budget.max_concurrency)
         self._pacing = Pacing(self.budget, self.deadline, self.stats, self._limiter, on_request=self._on_request,
-                              on_result=observe)
+                              on_result=observe, sleep=clock.sleep)
         self._pool = ThreadPoolExecutor(max_workers=self.budget.max_concurrency, thread_name_prefix="collect")
         self._adapters: dict[str, ClusterAdapter] = {}
         self._gateway: GatewayClient | None = None

@@ -149,7 +149,7 @@ class StandIn:
 
     def __enter__(self) -> StandIn:
         handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = _Server(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.005},
                                         daemon=True)
@@ -412,6 +412,10 @@ def _resource_list(path: str) -> Obj:
     if not items:
         raise _HTTPError(404, "NotFound", f"no group version {gv}")
     return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": items}
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default backlog of 5 drops SYNs under parallel reads: a 1 s retransmit each
 
 
 class _Handler(BaseHTTPRequestHandler):

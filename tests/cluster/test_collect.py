@@ -12,15 +12,17 @@ from bot.cluster.collector import collect
 from bot.cluster.errors import CollectionError, TargetNotFound
 from bot.models import Evidence, Target
 from bot.settings import CollectionBudget, Settings
+from cluster.clock import FakeClock
 from cluster.standin import Fault, StandIn
 
 JOB = Target.parse("job/ppo-big")
 
 
 def run(kubeconfig: Path, *, settings: Settings | None = None, target: Target = JOB, context: str = "kcp",
-        stats: Stats | None = None) -> Evidence:
+        stats: Stats | None = None, clock: FakeClock | None = None) -> Evidence:
     return collect(target, kubeconfig=str(kubeconfig), context=context, namespace=None,
-                   settings=settings or Settings(), stats=stats).to_evidence()
+                   settings=settings or Settings(), stats=stats,
+                   clock=(clock or FakeClock()).clock).to_evidence()
 
 
 def fast(**budget: float) -> Settings:
@@ -102,23 +104,26 @@ def test_stale_heartbeat_is_reported(tmp_path: Path) -> None:
 ])
 def test_transient_faults_are_retried(standin: StandIn, kubeconfig: Path, fault: Fault) -> None:
     standin.faults.append(fault)
-    stats = Stats()
-    ev = run(kubeconfig, stats=stats)
+    stats, clock = Stats(), FakeClock()
+    ev = run(kubeconfig, stats=stats, clock=clock)
     assert ev.problems == []
     assert stats.retries >= 1 and len(ev.pods) == 16
+    assert len(clock.slept) == stats.retries and all(0 < s <= 30 for s in clock.slept)  # a backoff before each retry
 
 
 def test_retry_after_is_honoured(standin: StandIn, kubeconfig: Path) -> None:
     standin.faults.append(Fault(cluster="kcp", path="/jobs/", status=429, retry_after=0.4, times=1))
-    started = time.monotonic()
-    run(kubeconfig)
-    assert time.monotonic() - started >= 0.4
+    clock = FakeClock()
+    ev = run(kubeconfig, clock=clock)
+    assert clock.slept == [0.4] and ev.problems == []  # the server's wish, not the client's own backoff
 
 
 def test_retries_are_bounded(standin: StandIn, kubeconfig: Path) -> None:
     standin.faults.append(Fault(cluster="gpu-a", path="/pods$", status=500))
-    ev = run(kubeconfig, settings=fast(retries=2))
+    clock, stats = FakeClock(), Stats()
+    ev = run(kubeconfig, settings=fast(retries=2), clock=clock, stats=stats)
     assert any("gpu-a" in p and "500" in p for p in ev.problems)
+    assert len(clock.slept) == stats.retries >= 2 and max(clock.slept) <= 30  # one bounded pause per retry
     assert len([r for r in standin.requests if r.cluster == "gpu-a" and r.path.endswith("/pods")]) == 3
 
 
