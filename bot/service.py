@@ -80,13 +80,13 @@ class Service:
         return diag
 
     def render(self, diag: Diagnosis, *, fmt: str, lang: str) -> SafeText:
-        return render_diagnosis(diag, fmt, lang, redactor=self.redactor)
+        return render_diagnosis(diag, fmt, lang=lang, redactor=self.redactor)
 
     def check(self, *, source: EvidenceSource, now: datetime | None = None,
               progress: Progress | None = None) -> Checked:
         evidence = source.for_checks(progress=progress).evidence
         at = resolve_now(now, evidence)
-        return Checked(run_checks(evidence, at, self.settings.thresholds), evidence, at)
+        return Checked(run_checks(evidence, now=at, thresholds=self.settings.thresholds), evidence, at)
 
     def slack_payload(self, diag: Diagnosis, *, lang: str) -> SafeText:
         """The `chat.postMessage` arguments of the diagnosis reply, as JSON, sealed like everything the bot posts."""

@@ -78,7 +78,7 @@ def test_scheduled_checks(name: str) -> None:
     evidence = read_bundle(SCENARIOS / name / "bundle")
     now = parse_time(exp.now) or evidence.captured_at
     assert now is not None
-    alerts = run_checks(evidence, now, Thresholds())
+    alerts = run_checks(evidence, now=now, thresholds=Thresholds())
     got = {(a.check, a.case, a.object) for a in alerts}
     want = {(a.check, a.case, a.object) for a in exp.alerts}
     assert got == want

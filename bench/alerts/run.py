@@ -127,7 +127,7 @@ def tick_process(conn: Connection, kubeconfig: str, redis_url: str, prefix: str,
     started = time.perf_counter()
     evidence = collect_checks(kubeconfig=kubeconfig, context="ci", settings=settings, now=NOW).to_evidence()
     collected = time.perf_counter()
-    alerts = run_checks(evidence, NOW, settings.thresholds)
+    alerts = run_checks(evidence, now=NOW, thresholds=settings.thresholds)
     checked = time.perf_counter()
     report = notifier.tick(alerts, now=NOW.timestamp(), unreadable=list(unreadable_clusters(evidence)))
     done = time.perf_counter()

@@ -41,7 +41,7 @@ def _act(rec: Record, kind: ActionKind, *, changes: tuple[str, ...] = (), reason
                        generation=int(rec.first_seen))
 
 
-def changes_between(old: Posted, new: Posted, summary: str) -> tuple[str, ...]:
+def changes_between(old: Posted, new: Posted, *, summary: str) -> tuple[str, ...]:
     """Human-readable lines saying what materially changed since the thread last heard."""
     lines: list[str] = []
     if old.severity != new.severity:
@@ -68,14 +68,14 @@ def _firing(rec: Record, obs: Observation, *, now: float, policy: Policy, muted:
         return rec, [action]
     if unmuted:
         rec, action = _act(rec.evolve(posted=current, last_change_at=now), "reply",
-                           changes=changes_between(before, current, rec.summary), reason="unmuted")
+                           changes=changes_between(before, current, summary=rec.summary), reason="unmuted")
         return rec, [action]
     if current == before:
         return rec, []
     if rec.last_change_at is not None and now - rec.last_change_at < policy.update_every_seconds:
         return rec, []  # held back: posted when the period has passed, if still different then
     rec, action = _act(rec.evolve(posted=current, last_change_at=now), "reply",
-                       changes=changes_between(before, current, rec.summary), reason="change")
+                       changes=changes_between(before, current, summary=rec.summary), reason="change")
     return rec, [action]
 
 

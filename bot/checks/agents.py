@@ -11,7 +11,7 @@ from bot.models.rlark import agent_of
 from bot.settings import Thresholds
 
 
-def disconnected_agents(leases: Iterable[Lease], now: datetime, thresholds: Thresholds) -> list[Alert]:
+def disconnected_agents(leases: Iterable[Lease], *, now: datetime, thresholds: Thresholds) -> list[Alert]:
     alerts: list[Alert] = []
     for lease in leases:
         renewed, age = lease.spec.renew_time, lease.heartbeat_age(now)

@@ -37,6 +37,6 @@ def object_ref(obj: KubeObject, kind: str) -> str:
     return str(ObjectRef(obj.cluster, obj.namespace, kind, obj.name))
 
 
-def cluster_ref(cluster: str, kind: str, name: str) -> str:
+def cluster_ref(cluster: str, *, kind: str, name: str) -> str:
     """A cluster-scoped object's reference."""
     return str(ObjectRef(cluster, "", kind, name))

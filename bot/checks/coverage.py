@@ -29,7 +29,7 @@ def unreadable_clusters(ev: Evidence) -> dict[str, str]:
     return out
 
 
-def check_failed(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[Alert]:
-    return [Alert(check="check-failed", case=CASE, object=cluster_ref(cluster, "Cluster", cluster),
+def check_failed(ev: Evidence, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
+    return [Alert(check="check-failed", case=CASE, object=cluster_ref(cluster, kind="Cluster", name=cluster),
                   severity="error", since=None, summary=f"the checks could not read cluster {cluster}: {why}")
             for cluster, why in sorted(unreadable_clusters(ev).items())]

@@ -112,15 +112,15 @@ class _Groups:
     def _serving(self, pod: Pod, sel: dict[str, str]) -> str:
         named = sel.get(NODEPOOL_LABEL)
         if named:
-            return cluster_ref(pod.cluster, "NodePool", named)
+            return cluster_ref(pod.cluster, kind="NodePool", name=named)
         pools = sorted((p for p in self.pools.get(pod.cluster, []) if p.serves(sel)), key=lambda p: p.name)
         if pools:
-            return cluster_ref(pod.cluster, "NodePool", pools[0].name)
+            return cluster_ref(pod.cluster, kind="NodePool", name=pools[0].name)
         selector = ",".join(f"{k}={v}" for k, v in sorted(sel.items()))
         return f"{pod.cluster}/{pod.namespace}/NodeSelector/{selector}"
 
 
-def long_pending(pods: Iterable[Pod], now: datetime, thresholds: Thresholds, *, events: Iterable[Event] = (),
+def long_pending(pods: Iterable[Pod], *, now: datetime, thresholds: Thresholds, events: Iterable[Event] = (),
                  tasks: Iterable[Task] = (), pools: Iterable[NodePool] = ()) -> list[Alert]:
     alerts: list[Alert] = []
     by_pod: dict[tuple[str, str, str], list[Event]] | None = None

@@ -19,14 +19,14 @@ TERMINAL_PHASES = ("Succeeded", "Failed", "Stopped")
 
 
 def _job_ref(job: Job) -> str:
-    return cluster_ref(job.cluster, "Job", job.name)
+    return cluster_ref(job.cluster, kind="Job", name=job.name)
 
 
 def _stopped(job: Job) -> bool:
     return job.spec.stopped or job.status.phase == "Stopped"
 
 
-def head_invalid(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[Alert]:
+def head_invalid(ev: Evidence, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
     """A live Job with no Head task, several, or a Head whose replicas is not 1 (several Ray Heads would each run
     the training script)."""
     alerts: list[Alert] = []
@@ -71,7 +71,7 @@ def _running_by_task(ev: Evidence) -> dict[str, set[str]]:
     return out
 
 
-def workers_remain(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[Alert]:
+def workers_remain(ev: Evidence, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
     """A stopped Job whose pods still run past the stop grace: they hold accelerators and may keep training."""
     stopped = [j for j in ev.jobs if _stopped(j)]
     if not stopped:
@@ -95,7 +95,7 @@ def workers_remain(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[
     return alerts
 
 
-def unrouted(ev: Evidence, now: datetime, thresholds: Thresholds) -> list[Alert]:
+def unrouted(ev: Evidence, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
     """A Task that sits in namespace `default` past the sync grace: no Node matched, no agent will ever run it."""
     stopped = {j.name for j in ev.jobs if _stopped(j) or j.status.phase in TERMINAL_PHASES}
     domains = {j.name: j.spec.domain for j in ev.jobs}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
+from typing import Protocol
 
 from bot.checks.agents import disconnected_agents
 from bot.checks.alerts import Alert
@@ -15,14 +15,29 @@ from bot.checks.runners import stale_runners
 from bot.models import Evidence
 from bot.settings import Thresholds
 
-Check = Callable[[Evidence, datetime, Thresholds], list[Alert]]
+
+class Check(Protocol):
+    def __call__(self, ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> list[Alert]: ...
+
+
+def _long_pending(ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
+    return long_pending(ev.pods, now=now, thresholds=thresholds, events=ev.events, tasks=ev.tasks,
+                        pools=ev.nodepools)
+
+
+def _nodepools(ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
+    return unhealthy_nodepools(ev.nodepools)
+
+
+def _agents(ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
+    return disconnected_agents(ev.leases, now=now, thresholds=thresholds)
+
 
 CHECKS: dict[str, Check] = {
-    "long-pending": lambda ev, now, th: long_pending(ev.pods, now, th, events=ev.events, tasks=ev.tasks,
-                                                     pools=ev.nodepools),
+    "long-pending": _long_pending,
     "stale-runner": stale_runners,
-    "nodepool-unhealthy": lambda ev, now, th: unhealthy_nodepools(ev.nodepools),
-    "agent-disconnected": lambda ev, now, th: disconnected_agents(ev.leases, now, th),
+    "nodepool-unhealthy": _nodepools,
+    "agent-disconnected": _agents,
     "head-invalid": head_invalid,
     "workers-remain": workers_remain,
     "task-unrouted": unrouted,
@@ -30,9 +45,9 @@ CHECKS: dict[str, Check] = {
 }
 
 
-def run_checks(evidence: Evidence, now: datetime, thresholds: Thresholds,
+def run_checks(evidence: Evidence, *, now: datetime, thresholds: Thresholds,
                only: tuple[str, ...] | None = None) -> list[Alert]:
     """Every check (or those named in `only`), alerts ordered by check then object."""
     checks = CHECKS if only is None else {n: CHECKS[n] for n in only}
-    alerts = [a for check in checks.values() for a in check(evidence, now, thresholds)]
+    alerts = [a for check in checks.values() for a in check(evidence, now=now, thresholds=thresholds)]
     return sorted(alerts, key=lambda a: (a.check, a.object))

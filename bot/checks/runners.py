@@ -27,7 +27,7 @@ def _pods_collected(ev: Evidence, runner: EphemeralRunner) -> bool:
     return not ev.lacks("pods", cluster=runner.cluster, namespace=runner.namespace)
 
 
-def stale_runners(ev: Evidence, now: datetime, thresholds: Thresholds,
+def stale_runners(ev: Evidence, *, now: datetime, thresholds: Thresholds,
                   runners: list[EphemeralRunner] | None = None) -> list[Alert]:
     alerts: list[Alert] = []
     pods = {(p.cluster, p.namespace, p.name): p for p in ev.pods}

@@ -45,7 +45,7 @@ class Collected:
             if name not in self.clusters:
                 self.clusters.append(name)
 
-    def add(self, cluster: str, resource: Resource, items: list[Obj], *, listed_in: tuple[str, ...] = ()) -> None:
+    def add(self, cluster: str, resource: Resource, *, items: list[Obj], listed_in: tuple[str, ...] = ()) -> None:
         """Keep `items` (deduplicated by namespace/name) and mark the given namespaces' lists as read.
 
         For cluster-scoped resources pass `listed_in=("",)` when the whole list was read.

@@ -32,7 +32,7 @@ def _allowed_path_pattern() -> re.Pattern[str]:
 _ALLOWED = _allowed_path_pattern()
 
 
-def check(method: str, url: str, host: str) -> None:
+def check(method: str, url: str, *, host: str) -> None:
     """Raise ReadOnlyViolation unless this is a GET of a declared resource."""
     if method.upper() != "GET":
         raise ReadOnlyViolation(f"refused {method.upper()} {url}: the bot is read-only")
@@ -52,11 +52,11 @@ class ReadOnlyRESTClient:
         self._host = host
 
     def GET(self, url: str, **kwargs: Any) -> Any:
-        check("GET", url, self._host)
+        check("GET", url, host=self._host)
         return self._inner.GET(url, **kwargs)
 
     def request(self, method: str, url: str, **kwargs: Any) -> Any:
-        check(method, url, self._host)
+        check(method, url, host=self._host)
         return self._inner.request(method, url, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -82,7 +82,7 @@ def install(api_client: Any) -> None:
 GATEWAY_JOB_LOGS = re.compile(r"^/api/v1/rlinf\.io/v1alpha1/jobs/[^/]+/logs$")
 
 
-def check_gateway(method: str, url: str, base: str) -> None:
+def check_gateway(method: str, url: str, *, base: str) -> None:
     """Raise ReadOnlyViolation unless this is a GET of a job's logs on the gateway at `base` (no query either)."""
     if method.upper() != "GET":
         raise ReadOnlyViolation(f"refused {method.upper()} {url}: the bot is read-only")
@@ -101,7 +101,7 @@ class ReadOnlyGatewayPool:
         self._base = base
 
     def get(self, url: str, **kwargs: Any) -> Any:
-        check_gateway("GET", url, self._base)
+        check_gateway("GET", url, base=self._base)
         return self._pool.request("GET", url, **kwargs)
 
     def close(self) -> None:

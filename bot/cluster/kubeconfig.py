@@ -49,7 +49,7 @@ def load_source(kubeconfig: str | None) -> KubeSource:
     return KubeSource(kubeconfig=kubeconfig, contexts=names, current=cur)
 
 
-def new_api_client(source: KubeSource, context: str, budget: CollectionBudget) -> Any:
+def new_api_client(source: KubeSource, context: str, *, budget: CollectionBudget) -> Any:
     """A guarded ApiClient for one context; raises CollectionError when the context cannot be loaded."""
     cfg = client.Configuration()
     try:

@@ -27,14 +27,15 @@ def collect_for_checks(session: Session, *, contexts: dict[str, str]) -> None:
     for cluster, context in contexts.items():
         session.acc.add_cluster(cluster)
         adapter = session.adapter(context, cluster)
-        reads[(cluster, "pending")] = list_into(session, adapter, R.PODS, field_selector="status.phase=Pending")
-        reads[(cluster, "warnings")] = list_into(session, adapter, R.EVENTS, field_selector="type=Warning",
+        reads[(cluster, "pending")] = list_into(session, adapter, resource=R.PODS,
+                                                field_selector="status.phase=Pending")
+        reads[(cluster, "warnings")] = list_into(session, adapter, resource=R.EVENTS, field_selector="type=Warning",
                                                  optional=True)
-        reads[(cluster, "runner-pods")] = list_into(session, adapter, R.PODS, label_selector=RUNNER_POD_LABEL)
-        reads[(cluster, "runners")] = list_into(session, adapter, R.EPHEMERAL_RUNNERS, optional=True)
-        reads[(cluster, "nodepools")] = list_into(session, adapter, R.NODEPOOLS, optional=True)
+        reads[(cluster, "runner-pods")] = list_into(session, adapter, resource=R.PODS, label_selector=RUNNER_POD_LABEL)
+        reads[(cluster, "runners")] = list_into(session, adapter, resource=R.EPHEMERAL_RUNNERS, optional=True)
+        reads[(cluster, "nodepools")] = list_into(session, adapter, resource=R.NODEPOOLS, optional=True)
         reads[(cluster, "leases")] = list_into(
-            session, adapter, R.LEASES, field_selector=f"metadata.name={HEARTBEAT_LEASE}",
+            session, adapter, resource=R.LEASES, field_selector=f"metadata.name={HEARTBEAT_LEASE}",
             keep=lambda x: str((x.get("metadata") or {}).get("namespace", "")).startswith(AGENT_NAMESPACE_PREFIX))
     session.parallel(reads)
     _rlark_objects(session, contexts=contexts)
@@ -44,9 +45,9 @@ def collect_for_checks(session: Session, *, contexts: dict[str, str]) -> None:
         for ns in sorted({str((r.get("metadata") or {}).get("namespace", ""))
                           for r in session.acc.objects(cluster, R.EPHEMERAL_RUNNERS)}):
             if pods_failed:
-                session.acc.missing(missing(cluster, ns, R.PODS))
+                session.acc.missing(missing(cluster, R.PODS, namespace=ns))
             else:
-                session.acc.add(cluster, R.PODS, [], listed_in=(ns,))
+                session.acc.add(cluster, R.PODS, items=[], listed_in=(ns,))
 
 
 def _rlark_objects(session: Session, *, contexts: dict[str, str]) -> None:
@@ -57,7 +58,7 @@ def _rlark_objects(session: Session, *, contexts: dict[str, str]) -> None:
         if not session.acc.objects(cluster, R.LEASES):
             continue
         adapter = session.adapter(context, cluster)
-        reads[(cluster, "jobs")] = list_into(session, adapter, R.JOBS, optional=True)
-        reads[(cluster, "tasks")] = list_into(session, adapter, R.TASKS, optional=True)
+        reads[(cluster, "jobs")] = list_into(session, adapter, resource=R.JOBS, optional=True)
+        reads[(cluster, "tasks")] = list_into(session, adapter, resource=R.TASKS, optional=True)
     if reads:
         session.parallel(reads)

@@ -68,15 +68,16 @@ def collect_job(session: Session, target: Target, *, context: str, cluster: str,
         raise CollectionError(f"cannot read job {target.name} on the control plane: {exc}") from exc
     if job is None:
         raise TargetNotFound(missing_job_where(cp, cluster=cluster, context=context, job=target.name))
-    acc.add(cluster, R.JOBS, [job])
+    acc.add(cluster, R.JOBS, items=[job])
 
     names = _task_names(job)
     selector = f"{TASK_NAME_LABEL} in ({','.join(names)})" if names else None
     reads = {
-        "tasks": list_into(session, cp, R.TASKS, label_selector=f"{JOB_LABEL}={target.name}"),
-        "mirrors": list_into(session, cp, R.POD_MIRRORS, label_selector=selector) if selector else (lambda: []),
-        "rnodes": list_into(session, cp, R.RLARK_NODES),
-        "leases": list_into(session, cp, R.LEASES, field_selector=f"metadata.name={HEARTBEAT_LEASE}"),
+        "tasks": list_into(session, cp, resource=R.TASKS, label_selector=f"{JOB_LABEL}={target.name}"),
+        "mirrors": (list_into(session, cp, resource=R.POD_MIRRORS, label_selector=selector) if selector
+                    else (lambda: [])),
+        "rnodes": list_into(session, cp, resource=R.RLARK_NODES),
+        "leases": list_into(session, cp, resource=R.LEASES, field_selector=f"metadata.name={HEARTBEAT_LEASE}"),
     }
     results = session.parallel(reads)
     tasks = results["tasks"] if isinstance(results["tasks"], list) else []
@@ -86,7 +87,7 @@ def collect_job(session: Session, target: Target, *, context: str, cluster: str,
     for agent in agents:
         ns = AGENT_NAMESPACE_PREFIX + agent
         for res in (R.TASKS, R.POD_MIRRORS, R.RLARK_NODES, R.LEASES):
-            acc.add(cluster, res, [], listed_in=(ns,))
+            acc.add(cluster, res, items=[], listed_in=(ns,))
     _check_heartbeats(session, cluster=cluster, agents=agents, now=now)
 
     members: dict[str, ClusterAdapter] = {}
@@ -99,7 +100,7 @@ def collect_job(session: Session, target: Target, *, context: str, cluster: str,
     heads = {(agent, f"{task}-0") for agent, task in _head_tasks(tasks)}
     picks = pick(member_pods, heads=heads, max_requests=session.budget.max_log_requests,
                  max_pods=session.budget.max_log_pods, prefer=RLARK_MAIN)
-    fetch_logs(session, members, picks)
+    fetch_logs(session, members, picks=picks)
     # Clusters not read (no context, or found unreachable on the way): the gateway's log tails, when configured.
     blind = {a: _not_read_key(a) for a in agents if a not in members}
     blind.update({a: f"down:{a}" for a, adapter in members.items() if adapter.down})
@@ -152,14 +153,14 @@ def _collect_members(session: Session, members: dict[str, ClusterAdapter],
     for agent, adapter in members.items():
         names = sorted(by_agent.get(agent, []))
         related = _related(names)
-        reads[(agent, "pods")] = list_into(session, adapter, R.PODS, namespace=MEMBER_NAMESPACE,
+        reads[(agent, "pods")] = list_into(session, adapter, resource=R.PODS, namespace=MEMBER_NAMESPACE,
                                            label_selector=f"app in ({','.join(names)})")
-        reads[(agent, "events")] = list_into(session, adapter, R.EVENTS, namespace=MEMBER_NAMESPACE,
+        reads[(agent, "events")] = list_into(session, adapter, resource=R.EVENTS, namespace=MEMBER_NAMESPACE,
                                              keep=_involving(related))
-        reads[(agent, "nodes")] = list_into(session, adapter, R.NODES)
-        reads[(agent, "sts")] = list_into(session, adapter, R.STATEFULSETS, namespace=MEMBER_NAMESPACE,
+        reads[(agent, "nodes")] = list_into(session, adapter, resource=R.NODES)
+        reads[(agent, "sts")] = list_into(session, adapter, resource=R.STATEFULSETS, namespace=MEMBER_NAMESPACE,
                                           keep=_statefulset_of(frozenset(names)))
-        reads[(agent, "pvcs")] = list_into(session, adapter, R.PVCS, namespace=MEMBER_NAMESPACE,
+        reads[(agent, "pvcs")] = list_into(session, adapter, resource=R.PVCS, namespace=MEMBER_NAMESPACE,
                                            keep=_named(related))
     results = session.parallel(reads)
     pods: list[tuple[str, Obj]] = []
@@ -168,7 +169,7 @@ def _collect_members(session: Session, members: dict[str, ClusterAdapter],
         if isinstance(got, list):
             pods.extend((agent, p) for p in sorted(got, key=_ordinal_key))
     # Node events need the pods' nodes; one more list per cluster, whatever the worker count.
-    session.parallel({agent: node_events(session, adapter, [p for a, p in pods if a == agent])
+    session.parallel({agent: node_events(session, adapter, pods=[p for a, p in pods if a == agent])
                       for agent, adapter in members.items()})
     return pods
 

@@ -87,7 +87,7 @@ def collect_runner(session: Session, target: Target, *, context: str, cluster: s
     adapter = session.adapter(context, cluster)
     runner = _find(adapter, R.EPHEMERAL_RUNNERS, target.name, namespace, context)
     ns = str(_meta(runner).get("namespace", ""))
-    session.acc.add(cluster, R.EPHEMERAL_RUNNERS, [runner], listed_in=(ns,))
+    session.acc.add(cluster, R.EPHEMERAL_RUNNERS, items=[runner], listed_in=(ns,))
     pods = [p for p in [_get_pod(session, adapter, target.name, ns)] if p]
     pods.extend(_workflow_pods(session, adapter, target.name, ns))
     _around(session, adapter, ns, pods=pods, runners=[], heads={(cluster, target.name)})
@@ -97,28 +97,29 @@ def _around(session: Session, adapter: ClusterAdapter, ns: str, *, pods: list[Ob
             heads: set[tuple[str, str]]) -> None:
     """Everything the pod-level cases need: events, nodes, claims, Karpenter and Liqo state, logs."""
     acc, cluster = session.acc, adapter.name
-    acc.add(cluster, R.PODS, pods, listed_in=(ns,))
+    acc.add(cluster, R.PODS, items=pods, listed_in=(ns,))
     claims = {str(((v.get("persistentVolumeClaim") or {}).get("claimName")) or "")
               for p in pods for v in (p.get("spec") or {}).get("volumes") or []} - {""}
     involved = sorted({str(_meta(p).get("name", "")) for p in pods} | set(runners))
     reads: dict[str, Callable[[], list[Obj]]] = {
-        f"events:{name}": list_into(session, adapter, R.EVENTS, namespace=ns,
+        f"events:{name}": list_into(session, adapter, resource=R.EVENTS, namespace=ns,
                                     field_selector=f"involvedObject.name={name}")
         for name in involved
     }
-    reads["nodes"] = list_into(session, adapter, R.NODES)
-    reads["node-events"] = node_events(session, adapter, pods)
-    reads["pvcs"] = list_into(session, adapter, R.PVCS, namespace=ns, keep=lambda c: _meta(c).get("name") in claims)
-    reads["nodepools"] = list_into(session, adapter, R.NODEPOOLS, optional=True)
-    reads["nodeclaims"] = list_into(session, adapter, R.NODECLAIMS, optional=True)
-    reads["offloadings"] = list_into(session, adapter, R.OFFLOADINGS, namespace=ns, optional=True)
+    reads["nodes"] = list_into(session, adapter, resource=R.NODES)
+    reads["node-events"] = node_events(session, adapter, pods=pods)
+    reads["pvcs"] = list_into(session, adapter, resource=R.PVCS, namespace=ns,
+                              keep=lambda c: _meta(c).get("name") in claims)
+    reads["nodepools"] = list_into(session, adapter, resource=R.NODEPOOLS, optional=True)
+    reads["nodeclaims"] = list_into(session, adapter, resource=R.NODECLAIMS, optional=True)
+    reads["offloadings"] = list_into(session, adapter, resource=R.OFFLOADINGS, namespace=ns, optional=True)
     for name in runners:
         reads[f"runner:{name}"] = _get_runner(session, adapter, name, ns)
     session.parallel(reads)
     ordered = sorted(((cluster, p) for p in pods), key=lambda cp: str(_meta(cp[1]).get("name", "")))
     picks = pick(ordered, heads=heads, max_requests=session.budget.max_log_requests,
                  max_pods=session.budget.max_log_pods)
-    fetch_logs(session, {cluster: adapter}, picks)
+    fetch_logs(session, {cluster: adapter}, picks=picks)
 
 
 def _get_runner(session: Session, adapter: ClusterAdapter, name: str, ns: str) -> Callable[[], list[Obj]]:
@@ -129,6 +130,6 @@ def _get_runner(session: Session, adapter: ClusterAdapter, name: str, ns: str) -
             if exc.status != 404:  # 404 here: ARC is not installed, or the runner is already gone
                 session.record_failure(exc, cluster=adapter.name)
             return []
-        session.acc.add(adapter.name, R.EPHEMERAL_RUNNERS, [obj] if obj else [], listed_in=(ns,))
+        session.acc.add(adapter.name, R.EPHEMERAL_RUNNERS, items=[obj] if obj else [], listed_in=(ns,))
         return [obj] if obj else []
     return run

@@ -17,14 +17,14 @@ Obj = dict[str, Any]
 Keep = Callable[[Obj], bool]
 
 
-def missing(cluster: str, namespace: str | None, resource: Resource, *, why: str = "") -> Missing:
+def missing(cluster: str, resource: Resource, *, namespace: str | None, why: str = "") -> Missing:
     """This read's list as not collected, shown as the bundle path it would fill (as the bundle reader names it)."""
     where = "/".join(p for p in (cluster, namespace or "", f"{resource.stem}.json") if p)
     return Missing(cluster=cluster, namespace=namespace or "", kind=resource.stem,
                    where=f"{where} ({why})" if why else where)
 
 
-def list_into(session: Session, adapter: ClusterAdapter, resource: Resource, *, namespace: str | None = None,
+def list_into(session: Session, adapter: ClusterAdapter, *, resource: Resource, namespace: str | None = None,
               label_selector: str | None = None, field_selector: str | None = None,
               keep: Keep | None = None, listed_in: tuple[str, ...] | None = None,
               optional: bool = False) -> Callable[[], list[Obj]]:
@@ -39,9 +39,11 @@ def list_into(session: Session, adapter: ClusterAdapter, resource: Resource, *, 
                                  field_selector=field_selector)
         except ReadFailed as exc:
             if optional and exc.status == 404:
-                session.acc.missing(missing(adapter.name, namespace, resource, why="not served by this cluster"))
+                gap = missing(adapter.name, resource, namespace=namespace, why="not served by this cluster")
+                session.acc.missing(gap)
                 return []
-            session.record_failure(exc, cluster=adapter.name, missing=missing(adapter.name, namespace, resource))
+            gap = missing(adapter.name, resource, namespace=namespace)
+            session.record_failure(exc, cluster=adapter.name, missing=gap)
             return []
         kept = [o for o in items if keep is None or keep(o)]
         scope = listed_in
@@ -49,12 +51,12 @@ def list_into(session: Session, adapter: ClusterAdapter, resource: Resource, *, 
             # An all-namespaces list fills one file per namespace it found something in.
             scope = (namespace or "",) if namespace or not resource.namespaced else tuple(
                 {str((o.get("metadata") or {}).get("namespace", "")) for o in kept})
-        session.acc.add(adapter.name, resource, kept, listed_in=scope)
+        session.acc.add(adapter.name, resource, items=kept, listed_in=scope)
         return kept
     return run
 
 
-def fetch_logs(session: Session, adapters: Mapping[str, ClusterAdapter], picks: list[LogRequest]) -> None:
+def fetch_logs(session: Session, adapters: Mapping[str, ClusterAdapter], *, picks: list[LogRequest]) -> None:
     budget = session.budget
 
     def read(req: LogRequest) -> Callable[[], None]:
@@ -78,9 +80,9 @@ def fetch_logs(session: Session, adapters: Mapping[str, ClusterAdapter], picks: 
     session.parallel({i: read(req) for i, req in enumerate(picks)})
 
 
-def node_events(session: Session, adapter: ClusterAdapter, pods: list[Obj]) -> Callable[[], list[Obj]]:
+def node_events(session: Session, adapter: ClusterAdapter, *, pods: list[Obj]) -> Callable[[], list[Obj]]:
     """Events about the nodes these pods run on (NotReady, reboots, device health), whatever their namespace:
     one list of all Node events, filtered here, so the cost does not grow with the pod count."""
     nodes = {str((p.get("spec") or {}).get("nodeName") or "") for p in pods} - {""}
-    return list_into(session, adapter, R_EVENTS, field_selector="involvedObject.kind=Node",
+    return list_into(session, adapter, resource=R_EVENTS, field_selector="involvedObject.kind=Node",
                      keep=lambda e: str((e.get("involvedObject") or {}).get("name", "")) in nodes)

@@ -58,7 +58,7 @@ class Session:
     def adapter(self, context: str, cluster: str) -> ClusterAdapter:
         """The adapter for `context`, created once; raises CollectionError when the context cannot be loaded."""
         if context not in self._adapters:
-            api = new_api_client(self.source, context, self.budget)
+            api = new_api_client(self.source, context, budget=self.budget)
             self._adapters[context] = ClusterAdapter(cluster, api, self._pacing)
         return self._adapters[context]
 

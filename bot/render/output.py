@@ -55,7 +55,7 @@ def _summary(counts: Mapping[str, int], lang: str) -> str:
     return f"redacted {total} value(s)" + (f" ({kinds})" if total else "")
 
 
-def render_diagnosis(diag: Diagnosis, fmt: str, lang: str = "en", *, redactor: Redactor) -> SafeText:
+def render_diagnosis(diag: Diagnosis, fmt: str, *, lang: str = "en", redactor: Redactor) -> SafeText:
     """Text, markdown and ticket are for people: escapes and control characters from logs are dropped."""
     report = build_report(diag, lang)
     if fmt == "json":

@@ -30,7 +30,7 @@ def collect_tick(source: EvidenceSource, thresholds: Thresholds) -> CollectTick:
     def collect(now: datetime) -> tuple[list[Alert], Collection[str]]:
         evidence = source.for_checks().evidence
         at = evidence.captured_at or now  # a bundle's "now" is its capture time, as for `rlark-bot check`
-        return run_checks(evidence, at, thresholds), sorted(unreadable_clusters(evidence))
+        return run_checks(evidence, now=at, thresholds=thresholds), sorted(unreadable_clusters(evidence))
 
     return collect
 

@@ -13,7 +13,7 @@ OFFLOADING_OK = ("Ready", "")
 
 @signal("arc.stale-runner")
 def stale_runner(sc: SignalContext) -> list[Hit]:
-    alerts = stale_runners(sc.scope.evidence, sc.now, sc.thresholds, runners=sc.scope.runners)
+    alerts = stale_runners(sc.scope.evidence, now=sc.now, thresholds=sc.thresholds, runners=sc.scope.runners)
     return [Hit([EvidenceItem(a.object, a.summary)], when=a.since) for a in alerts]
 
 

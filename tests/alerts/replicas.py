@@ -49,7 +49,7 @@ def _collect(i_ref: list[int]) -> Any:
     from bot.settings import Thresholds
 
     def collect(now: Any) -> Any:
-        return run_checks(world_at(i_ref[0]), now, Thresholds()), []
+        return run_checks(world_at(i_ref[0]), now=now, thresholds=Thresholds()), []
 
     return collect
 

@@ -36,7 +36,7 @@ def reference() -> dict[str, list[str]]:
     n = Notifier(store=MemoryStore(now=lambda: T0), sink=sink, settings=settings())
     for i in range(TICKS):
         now = T0 + 60 * i + 1
-        n.tick(run_checks(world_at(i), datetime.fromtimestamp(now, UTC), Thresholds()), now=now)
+        n.tick(run_checks(world_at(i), now=datetime.fromtimestamp(now, UTC), thresholds=Thresholds()), now=now)
     return {r.metadata["event_payload"]["key"]: [(sink.updates(r.ts) or [r])[-1].state]
             + [x.state for x in sink.replies(r.ts)] for r in sink.roots()}
 

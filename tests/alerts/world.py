@@ -49,7 +49,7 @@ class World:
         self.evidence = Evidence(clusters=["ci"], nodepools=pools or [], pods=pods or [])
 
     def collect(self, now: datetime) -> tuple[list[Alert], Collection[str]]:
-        return run_checks(self.evidence, now, self.thresholds), list(self.unreadable)
+        return run_checks(self.evidence, now=now, thresholds=self.thresholds), list(self.unreadable)
 
 
 def pods(n: int, *, pool: str = "a3", age: timedelta = timedelta(minutes=30)) -> list[Pod]:

@@ -34,7 +34,7 @@ def test_classify(text: str, case: str) -> None:
 def test_cause_from_events_and_group_from_task() -> None:
     pods = [pod(f"ppo-actor-{i}", phase="Pending", age=OLD, labels={"app": "ppo-actor"}) for i in range(3)]
     events = [event("ppo-actor-0", "FailedScheduling", "0/8 nodes are available: 8 Insufficient nvidia.com/gpu.")]
-    alerts = long_pending(pods, NOW, TH, events=events, tasks=[task("ppo", "actor")])
+    alerts = long_pending(pods, now=NOW, thresholds=TH, events=events, tasks=[task("ppo", "actor")])
     assert [a.cause for a in alerts] == ["pod.schedule.insufficient-resources", "", ""]
     assert "cause pod.schedule.insufficient-resources" in alerts[0].summary
     assert {a.group for a in alerts} == {"control-plane/rlark-gpu-a/Task/ppo-actor"}
@@ -47,7 +47,7 @@ def test_group_is_the_nodepool_serving_the_selector_else_the_selector() -> None:
     named = pod("r2", phase="Pending", age=OLD, cluster="ci", namespace="arc",
                 selector={"karpenter.sh/nodepool": "cpu"})
     other = pod("r3", phase="Pending", age=OLD, cluster="ci", namespace="arc", selector={"npu": "a2"})
-    alerts = {a.object: a for a in long_pending([served, named, other], NOW, TH, pools=pools)}
+    alerts = {a.object: a for a in long_pending([served, named, other], now=NOW, thresholds=TH, pools=pools)}
     assert alerts["ci/arc/Pod/r1"].group == "ci//NodePool/npu-a3"
     assert alerts["ci/arc/Pod/r1"].cause == "pod.schedule.insufficient-resources"
     assert alerts["ci/arc/Pod/r2"].group == "ci//NodePool/cpu"
@@ -56,4 +56,4 @@ def test_group_is_the_nodepool_serving_the_selector_else_the_selector() -> None:
 
 def test_young_or_running_pods_do_not_alert() -> None:
     pods = [pod("a", phase="Pending", age=TH.pending_seconds - 1), pod("b", phase="Running", age=OLD)]
-    assert long_pending(pods, NOW, TH) == []
+    assert long_pending(pods, now=NOW, thresholds=TH) == []

@@ -21,7 +21,7 @@ HOST = "http://127.0.0.1:1/clusters/x"
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
 def test_write_verbs_are_refused(method: str) -> None:
     with pytest.raises(ReadOnlyViolation):
-        check(method, f"{HOST}/api/v1/namespaces/a/pods/b", HOST)
+        check(method, f"{HOST}/api/v1/namespaces/a/pods/b", host=HOST)
 
 
 @pytest.mark.parametrize("path", [
@@ -31,7 +31,7 @@ def test_write_verbs_are_refused(method: str) -> None:
 ])
 def test_undeclared_resources_and_secrets_are_refused(path: str) -> None:
     with pytest.raises(ReadOnlyViolation):
-        check("GET", HOST + path, HOST)
+        check("GET", HOST + path, host=HOST)
 
 
 @pytest.mark.parametrize("path", [
@@ -39,14 +39,14 @@ def test_undeclared_resources_and_secrets_are_refused(path: str) -> None:
     "/apis/rlinf.io/v1alpha1/jobs/j", "/apis/rlinf.io/v1alpha1/tasks", "/apis/coordination.k8s.io/v1/leases",
 ])
 def test_declared_reads_pass(path: str) -> None:
-    check("GET", HOST + path, HOST)
+    check("GET", HOST + path, host=HOST)
 
 
 def test_guard_sits_below_the_sdk(standin: StandIn, kubeconfig: Path) -> None:
     """Even the SDK's own generated API classes cannot write through a guarded client."""
     from kubernetes import client
 
-    api = kc.new_api_client(kc.load_source(str(kubeconfig)), "gpu-a", CollectionBudget())
+    api = kc.new_api_client(kc.load_source(str(kubeconfig)), "gpu-a", budget=CollectionBudget())
     try:
         core = client.CoreV1Api(api)
         with pytest.raises(ReadOnlyViolation):
@@ -77,10 +77,10 @@ GW = "https://rlark.example/gw"
 
 
 def test_gateway_allows_only_a_get_of_job_logs() -> None:
-    check_gateway("GET", f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs", GW)
+    check_gateway("GET", f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs", base=GW)
     for method in ("POST", "PUT", "PATCH", "DELETE", "HEAD"):
         with pytest.raises(ReadOnlyViolation):
-            check_gateway(method, f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs", GW)
+            check_gateway(method, f"{GW}/api/v1/rlinf.io/v1alpha1/jobs/ppo-big/logs", base=GW)
 
 
 @pytest.mark.parametrize("url", [
@@ -95,7 +95,7 @@ def test_gateway_allows_only_a_get_of_job_logs() -> None:
 ])
 def test_gateway_refuses_everything_else(url: str) -> None:
     with pytest.raises(ReadOnlyViolation):
-        check_gateway("GET", url, GW)
+        check_gateway("GET", url, base=GW)
 
 
 def test_collection_with_gateway_fallback_sends_only_gets(standin: StandIn, tmp_path: Path) -> None:

@@ -119,7 +119,7 @@ def test_metadata_follows_the_contract(name: str, scenario: Callable[[str], Scen
     assert payload["incomplete"] is sc.diag.incomplete
     assert set(payload["target"]) == {"kind", "name", "namespace", "cluster"}
     assert payload["target"]["name"] == sc.diag.target.name
-    as_json = json.loads(render_diagnosis(sc.diag, "json", "en", redactor=redactor))
+    as_json = json.loads(render_diagnosis(sc.diag, "json", lang="en", redactor=redactor))
     assert payload["redactions"] == as_json["redactions"]
     assert payload["target"] == as_json["target"]
     assert slack_payload(sc.report("en"), redactor=redactor, lang="en") == {

@@ -60,7 +60,7 @@ def _check_report(diag: Diagnosis, lang: str, redactor: Redactor) -> None:
         assert report.findings[0].title == diag.findings[0].case.title.pick(lang)
     doc = contract_json(report)
     _check_contract(dict(doc))
-    printed = json.loads(str(render_diagnosis(diag, "json", lang, redactor=redactor)))
+    printed = json.loads(str(render_diagnosis(diag, "json", lang=lang, redactor=redactor)))
     _check_contract(printed)
     # what --format json prints is the model's object, redacted, with the count filled in
     assert [f["case"] for f in printed["findings"]] == [f["case"] for f in doc["findings"]]

@@ -79,7 +79,7 @@ def test_failed_root_gives_the_reason_redacted(lang: str, redactor: Redactor) ->
 def test_short_ticket_is_a_code_block_with_metadata(lang: str, scenario: Callable[[str], Scenario],
                                                     redactor: Redactor) -> None:
     sc = scenario("rlark-ray-prepare-failed")
-    text = render_diagnosis(sc.diag, "ticket", lang, redactor=redactor)
+    text = render_diagnosis(sc.diag, "ticket", lang=lang, redactor=redactor)
     target = sc.report(lang).target
     link = "https://example.slack.com/archives/C0123/p1700000000000100?thread_ts=1700000000.000100&cid=C0123"
     msg = ticket_message(text, target=target, permalink=link, redactor=redactor, lang=lang)
