@@ -60,6 +60,10 @@ def test_ticket_has_the_fields_admins_ask_for(capsys: pytest.CaptureFixture[str]
         (["diagnose", "pod/nope", "--snapshot", str(EXAMPLE)], 3, "in clusters ci-cluster"),
         (["diagnose", "x", "--snapshot", "/nonexistent-dir"], 1, "cannot read snapshot"),
         (["check", "--snapshot", str(EXAMPLE), "--now", "yesterday"], 2, "--now 'yesterday' is not an RFC3339"),
+        (["check", "--snapshot", str(EXAMPLE), "--now", "2026-11-20"], 2, "--now '2026-11-20' is not an RFC3339"),
+        (["check", "--snapshot", str(EXAMPLE), "--now", "2026-11-20T08:00:00"], 2, "is not an RFC3339"),
+        (["snapshot", "x", "--snapshot", str(EXAMPLE), "--output", ""], 2, "--output must name a directory"),
+        (["snapshot", "x", "--snapshot", str(EXAMPLE), "--output", "  "], 2, "--output must name a directory"),
         (["frobnicate"], 2, ""),
     ],
 )

@@ -73,10 +73,14 @@ def say(redactor: Redactor, message: str) -> None:
     write_stderr(redactor.redact(message.rstrip("\n") + "\n").text)
 
 
+# RFC3339's date-time: a date alone, or a time without its zone, would be read in some zone the user never chose.
+RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})")
+
+
 def parse_now(text: str | None) -> datetime | None:
     if text is None:
         return None
-    parsed = parse_time(text)
+    parsed = parse_time(text) if RFC3339.fullmatch(text) else None
     if parsed is None:
         raise UsageError(f"--now {text[:60]!r} is not an RFC3339 time (e.g. 2026-11-20T08:00:00Z)")
     return parsed

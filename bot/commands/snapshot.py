@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from bot.commands.common import Runtime, add_source_args, parse_target
-from bot.errors import EXIT_OK
+from bot.errors import EXIT_OK, UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +23,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:
     target = parse_target(args.target, args.namespace)
+    if not args.output.strip():
+        raise UsageError("--output must name a directory to create (it is empty)")
     out = Path(args.output)
     done = rt.service.snapshot(target, source=rt.source(args), out=out,
                                progress=rt.progress(enabled=args.snapshot is None))
