@@ -43,6 +43,17 @@ def test_human_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
     assert "已脱敏" in out
 
 
+@pytest.mark.parametrize(("fmt", "lang", "who"), [
+    ("text", "zh", "升级给: 提交者本人"), ("markdown", "zh", "升级给: 提交者本人"),
+    ("text", "en", "Escalate to: the job owner (user)"),
+])
+def test_whom_to_escalate_to_is_said_in_the_readers_language(capsys: pytest.CaptureFixture[str], fmt: str, lang: str,
+                                                             who: str) -> None:
+    _, out, _ = run(capsys, "diagnose", RUNNER, "--snapshot", str(EXAMPLE), "--format", fmt, "--lang", lang)
+    assert who in out
+    assert "升级给: user" not in out and "Escalate to: user" not in out
+
+
 def test_ticket_has_the_fields_admins_ask_for(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "diagnose", RUNNER, "--snapshot", str(EXAMPLE), "--format", "ticket")
     for label in ("Target:", "Job phase:", "Last stage reached:", "Worker/Pod", "Clusters:", "Nodes:", "Images:",

@@ -16,6 +16,7 @@ from bot.diagnose.result import Diagnosis
 from bot.redact import Redactor, SafeText, dump_json, seal
 from bot.render.plain import plain
 from bot.render.report import build_report, contract_json
+from bot.render.slack_labels import escalation
 
 FORMATS = ("text", "markdown", "json", "ticket")
 _MARK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
@@ -27,6 +28,7 @@ def _env() -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["dt"] = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ") if d else "-"
+    env.filters["who"] = lambda who, zh: escalation(who, "zh" if zh else "en")  # whom to escalate to, in words
     return env
 
 
