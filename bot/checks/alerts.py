@@ -31,6 +31,12 @@ class Alert:
     def key(self) -> str:
         return f"{self.check}:{self.object}"
 
+    @property
+    def described(self) -> str:
+        """The summary as a line on its own (CLI, JSON, diagnosis evidence): the cause named when one is known.
+        An alert thread names the cause in its title instead, so it shows `summary` alone."""
+        return f"{self.summary}; cause {self.cause}" if self.cause else self.summary
+
 
 def object_ref(obj: KubeObject, kind: str) -> str:
     """`<cluster>/<namespace>/<Kind>/<name>`; `<cluster>//<Kind>/<name>` for cluster-scoped objects."""

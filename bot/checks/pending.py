@@ -136,8 +136,7 @@ def long_pending(pods: Iterable[Pod], *, now: datetime, thresholds: Thresholds, 
             by_pod, groups = _events_by_pod(events), _Groups(tasks, pools)
         cause, why = _cause(pod, by_pod.get((pod.cluster, pod.namespace, pod.name), ()))
         minutes = int(age // 60)
-        said = f"; cause {cause}" if cause else ""
         alerts.append(Alert(check="long-pending", case="infra.pending.long", object=object_ref(pod, "Pod"),
-                            severity="warning", since=created, summary=f"Pending for {minutes} min ({why}){said}",
+                            severity="warning", since=created, summary=f"Pending for {minutes} min ({why})",
                             cause=cause, group=groups.of(pod)))
     return alerts

@@ -128,7 +128,7 @@ def _alerts(alerts: Sequence[Alert], muted: Mapping[str, str], redactor: Redacto
             notes.append(_t("alerts.since", lang, since=since))
         if a.key in muted:
             notes.append(_t("alerts.muted", lang, until=clean_line(muted[a.key], redactor)))
-        summary = cut(mrkdwn(clean_line(a.summary, redactor)), ALERT_SUMMARY)
+        summary = cut(mrkdwn(clean_line(a.described, redactor)), ALERT_SUMMARY)
         extra = f" _({mrkdwn(' · '.join(notes))})_" if notes else ""
         blocks += [section(f"{EMOJI.get(a.severity, '')} *{mrkdwn(severity(a.severity, lang))}* "
                            f"{inline(clean_line(a.case, redactor))} {summary}{extra}"),

@@ -79,7 +79,7 @@ def render_checks(alerts: list[Alert], fmt: str, *, redactor: Redactor) -> SafeT
     if fmt == "json":
         doc = {"alerts": [{"check": a.check, "key": a.key, "case": a.case, "object": a.object, "severity": a.severity,
                            "since": a.since.strftime("%Y-%m-%dT%H:%M:%SZ") if a.since else None,
-                           "summary": plain(a.summary)} for a in alerts]}
+                           "summary": plain(a.described)} for a in alerts]}
         ids = [s for a in alerts for s in (a.key, a.object)]
         return dump_json(seal(doc, redactor, verbatim=ids), indent=2)
     body = plain(_env().get_template("checks.j2").render(alerts=alerts))

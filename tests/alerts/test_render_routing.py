@@ -106,3 +106,24 @@ def test_keys_of_grouped_alerts_do_not_depend_on_how_many_pods() -> None:
     assert set(one) == set(many) == {"long-pending:ci//NodePool/a3"}
 
 
+def test_a_grouped_root_names_its_cause_once(runbook: Runbook) -> None:
+    from checks.build import NOW, event, pod, task
+
+    from bot.checks.pending import long_pending
+    from bot.settings import Thresholds
+
+    pods = [pod(f"ppo-actor-{i}", phase="Pending", age=3600, labels={"app": "ppo-actor"}) for i in range(4)]
+    events = [event(f"ppo-actor-{i}", "FailedScheduling", "0/8 nodes are available: 8 Insufficient nvidia.com/gpu.")
+              for i in range(4)]
+    alerts = long_pending(pods, now=NOW, thresholds=Thresholds(), events=events, tasks=[task("ppo", "actor")])
+    [obs] = observe(alerts).values()
+    view = View(key=obs.key, case=obs.case, object=obs.object, objects=obs.objects, severity=obs.severity,
+                summary=obs.summary, since=None, state="firing", cause=obs.cause)
+    cause = runbook.get("pod.schedule.insufficient-resources")
+    assert cause is not None
+    for lang in ("en", "zh"):
+        msg = root(view, case=runbook.get("infra.pending.long"), cause=cause, lang=lang)
+        text = msg.text + str(msg.blocks)
+        assert cause.title.pick(lang) in msg.text
+        assert "cause pod.schedule.insufficient-resources" not in text
+

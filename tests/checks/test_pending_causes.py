@@ -36,7 +36,10 @@ def test_cause_from_events_and_group_from_task() -> None:
     events = [event("ppo-actor-0", "FailedScheduling", "0/8 nodes are available: 8 Insufficient nvidia.com/gpu.")]
     alerts = long_pending(pods, now=NOW, thresholds=TH, events=events, tasks=[task("ppo", "actor")])
     assert [a.cause for a in alerts] == ["pod.schedule.insufficient-resources", "", ""]
-    assert "cause pod.schedule.insufficient-resources" in alerts[0].summary
+    # A line on its own (CLI, JSON, diagnosis evidence) names the cause; the summary an alert thread shows under
+    # a title that already names it does not repeat it.
+    assert alerts[0].described.endswith("; cause pod.schedule.insufficient-resources")
+    assert "cause" not in alerts[0].summary and alerts[1].described == alerts[1].summary
     assert {a.group for a in alerts} == {"control-plane/rlark-gpu-a/Task/ppo-actor"}
 
 
