@@ -46,8 +46,8 @@ def test_huge_log_file_is_read_from_its_end_with_a_note(tmp_path: Path) -> None:
     path.write_text(_section("init", "init ok\n") + _section("main", early + "Error: the last words\n"),
                     encoding="utf-8")
     read = read_log_file(path, "ci/p1/logs.txt", max_bytes=4096)
-    assert [(c, t) for c, _, t in read.sections] == [("main", True)]
-    body = read.sections[0][1]
+    assert [(x.container, x.truncated) for x in read.sections] == [("main", True)]
+    body = read.text(read.sections[0])
     assert body.endswith("Error: the last words\n") and "early line 0\n" not in body
     assert body.startswith("early line ")  # the first, partial line was dropped
     assert read.notes and read.notes[0].startswith("ci/p1/logs.txt: ") and "only its last 4 KiB read" in read.notes[0]
@@ -129,3 +129,28 @@ def test_shared_yaml_aliases_are_measured_once(tmp_path: Path) -> None:
         "kind: PodList\nx0: &x0 [lol]\n" + laughs + "items:\n- {metadata: {name: p}, spread: *x8}\n",
         encoding="utf-8")
     assert [p.name for p in read_bundle(tmp_path).pods] == ["p"]
+
+
+def test_sections_in_bytes_agree_with_the_text_splitter(tmp_path: Path) -> None:
+    """The byte-offset sections give exactly what splitting the decoded text gives, odd bytes included."""
+    from bot.bundle.logs import split_sections
+
+    raw = (_section("init", "setup \xe2\x96\n", pod="p1").encode("latin-1") + b"\xff\xfe bad bytes\n"
+           + _section("main", "line \u2588\u2588 bar\nlast", pod="p1").encode("utf-8")
+           + b"==== START logs for container side of pod ci/p1 ====\nno end line\n")
+    path = tmp_path / "logs.txt"
+    path.write_bytes(raw)
+    read = read_log_file(path, "logs.txt")
+    got = [(x.container, read.text(x)) for x in read.sections]
+    assert got == list(split_sections(raw.decode("utf-8", errors="replace")))
+    assert [c for c, _ in got] == ["init", "main", "side"]
+
+
+def test_bundle_logs_are_read_again_when_asked_for(tmp_path: Path) -> None:
+    _pods(tmp_path)
+    (tmp_path / "ci" / "p1" / "logs.txt").write_text(_section("main", "one\n") + _section("side", "two\n"),
+                                                     encoding="utf-8")
+    ev = read_bundle(tmp_path)
+    assert [(x.source.container, x.held) for x in ev.logs] == [("main", False), ("side", False)]
+    assert [x.text for x in ev.logs] == ["one\n", "two\n"]
+    assert [x.text for x in ev.logs] == ["one\n", "two\n"]  # the same on every read

@@ -1,11 +1,16 @@
 """Container log files of a bundle: kubectl's per-container sections (`==== START logs for container c of pod
 ns/p ====`), read with bounds - at most the last `MAX_LOG_BYTES` of a file and `MAX_LINE_BYTES` of a line -
-and what was cut said in words, never dropped silently."""
+and what was cut said in words, never dropped silently.
+
+A file is read once to find its sections; their text is not kept. Each section's text is read again (decoded
+from the file's bytes) whenever it is asked for, so the memory a bundle needs does not grow with its logs.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,7 +18,8 @@ from bot.bundle.errors import BundleError
 
 _START = re.compile(r"^==== START logs for container (?P<c>\S+) of pod (?P<ns>[^/\s]+)/(?P<pod>\S+) ====$", re.M)
 _END = "==== END logs for container {c} of pod {ns}/{pod} ===="
-_ANY_END = re.compile(r"^==== END logs for container (?P<c>\S+) of pod [^/\s]+/\S+ ====$", re.M)
+_START_B = re.compile(_START.pattern.encode(), re.M)
+_ANY_END_B = re.compile(rb"^==== END logs for container (?P<c>\S+) of pod [^/\s]+/\S+ ====$", re.M)
 UNKNOWN_CONTAINER = "(unnamed)"
 MAX_LOG_BYTES = 64 << 20  # per file: a longer one is read from its end (the newest lines), like `kubectl --tail`
 MAX_LINE_BYTES = 256 << 10  # per line: a longer one (a binary blob, a dump on one line) keeps its first bytes
@@ -41,12 +47,25 @@ def split_sections(text: str) -> Iterator[tuple[str, str]]:
         yield UNKNOWN_CONTAINER, text
 
 
+@dataclass(frozen=True)
+class Section:
+    container: str
+    start: int  # byte offsets in the bounded bytes of the file
+    end: int
+    truncated: bool
+
+
 @dataclass
 class LogFile:
-    """One log file as read: its sections, and notes on what the bounds cut off."""
+    """One log file as read: its sections (byte ranges), and notes on what the bounds cut off."""
 
-    sections: list[tuple[str, str, bool]] = field(default_factory=list)  # container, text, truncated
+    data: bytes = b""
+    sections: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def text(self, section: Section) -> str:
+        # Keep "\r" as it is (tqdm redraws): universal newlines would shift every line number after it.
+        return self.data[section.start:section.end].decode("utf-8", errors="replace")
 
 
 def _size(n: int) -> str:
@@ -98,13 +117,44 @@ def _read_tail(path: Path, limit: int) -> tuple[bytes, int]:
         return fh.read(limit), size
 
 
-def _leading_fragment(text: str) -> tuple[str, str, int] | None:
-    """In a file read from the middle: the end of a section whose START line was not read, named by its END line."""
-    first = _START.search(text)
-    end = _ANY_END.search(text, 0, first.start() if first else len(text))
-    if end is None:
-        return None
-    return end["c"], text[:end.start()], end.end()
+def _after_cut(data: bytes) -> bytes:
+    """A file read from its middle: drop the partial first line (or, one endless line, a partial character)."""
+    first_line = data.find(b"\n")
+    if first_line >= 0:
+        return data[first_line + 1:]
+    skip = 0
+    while skip < min(3, len(data)) and (data[skip] & 0xC0) == 0x80:
+        skip += 1
+    return data[skip:]
+
+
+def _sections(data: bytes, *, head_cut: bool, long_lines: bool) -> list[Section]:
+    """kubectl's sections, as `split_sections` finds them, in byte offsets of `data`."""
+    out: list[Section] = []
+    pos = 0
+    first = _START_B.search(data)
+    if head_cut:
+        # The end of a section whose START line was not read, named by its END line.
+        end = _ANY_END_B.search(data, 0, first.start() if first else len(data))
+        if end is not None:
+            out.append(Section(end["c"].decode("utf-8", "replace"), 0, end.start(), True))
+            pos = end.end()
+    m = _START_B.search(data, pos) if pos else first
+    matched = False
+    while m is not None:
+        matched = True
+        body = m.end() + 1 if data[m.end():m.end() + 1] == b"\n" else m.end()
+        marker = b"==== END logs for container %s of pod %s/%s ====" % (m["c"], m["ns"], m["pod"])
+        end_at = data.find(marker, body)
+        container = m["c"].decode("utf-8", "replace")
+        cut_here = head_cut and not out
+        out.append(Section(container, body, len(data) if end_at < 0 else end_at, cut_here or long_lines))
+        if end_at < 0:
+            break
+        m = _START_B.search(data, end_at + len(marker))
+    if not matched and not out and data[pos:].decode("utf-8", errors="replace").strip():
+        out.append(Section(UNKNOWN_CONTAINER, pos, len(data), head_cut or long_lines))
+    return out
 
 
 def read_log_file(path: Path, display: str, *, max_bytes: int = MAX_LOG_BYTES,
@@ -114,28 +164,45 @@ def read_log_file(path: Path, display: str, *, max_bytes: int = MAX_LOG_BYTES,
         data, size = _read_tail(path, max_bytes)
     except OSError as exc:
         raise BundleError(f"{display}: cannot read: {exc}") from exc
-    out = LogFile()
+    notes = []
     head_cut = size > len(data)
     if head_cut:
-        first_line = data.find(b"\n")
-        skip = 0
-        while first_line < 0 and skip < min(3, len(data)) and (data[skip] & 0xC0) == 0x80:
-            skip += 1  # one line longer than the bound: start at a whole character
-        data = data[skip:] if first_line < 0 else data[first_line + 1:]
-        out.notes.append(f"{display}: {_size(size)}, only its last {_size(max_bytes)} read")
+        data = _after_cut(data)
+        notes.append(f"{display}: {_size(size)}, only its last {_size(max_bytes)} read")
     data, long_lines = cut_long_lines(data, max_line)
     if long_lines:
-        out.notes.append(f"{display}: {long_lines} line(s) longer than {_size(max_line)} cut to their first "
-                         f"{_size(max_line)}")
-    # Keep "\r" as it is (tqdm redraws): universal newlines would shift every line number after it.
-    text = data.decode("utf-8", errors="replace")
-    rest = text
-    if head_cut:
-        lead = _leading_fragment(text)
-        if lead is not None:
-            out.sections.append((lead[0], lead[1], True))
-            rest = text[lead[2]:]
-    for container, body in split_sections(rest):
-        cut_here = head_cut and not out.sections  # no END line named the cut section: it is the first one
-        out.sections.append((container, body, cut_here or bool(long_lines)))
-    return out
+        notes.append(f"{display}: {long_lines} line(s) longer than {_size(max_line)} cut to their first "
+                     f"{_size(max_line)}")
+    return LogFile(data, _sections(data, head_cut=head_cut, long_lines=bool(long_lines)), notes)
+
+
+class LogFiles:
+    """Reads sections of log files again on demand. One file's bytes are kept between calls (the sections of
+    a pod's file are asked for one after the other); thread-safe, for a bot diagnosing on several threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[Path, LogFile] | None = None
+
+    def _file(self, path: Path, display: str) -> LogFile:
+        with self._lock:
+            if self._last is not None and self._last[0] == path:
+                return self._last[1]
+        read = read_log_file(path, display)
+        with self._lock:
+            self._last = (path, read)
+        return read
+
+    def keep(self, path: Path, read: LogFile) -> None:
+        with self._lock:
+            self._last = (path, read)
+
+    def loader(self, path: Path, display: str, index: int) -> Callable[[], str]:
+        def load() -> str:
+            read = self._file(path, display)
+            return read.text(read.sections[index]) if index < len(read.sections) else ""
+        return load
+
+    def forget(self) -> None:
+        with self._lock:
+            self._last = None

@@ -8,13 +8,14 @@ Hyperscan installed, fall back to `re` over the text.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.runbook.schema import LogCond
-from bot.scope.logview import LogView
+from bot.scope.logview import VIEW_LITERALS, LogView
 
 hyperscan: Any
 try:  # the C extension is optional: the pure-Python path gives the same answers, only slower
@@ -49,6 +50,7 @@ class LogMatcher:
         self._hs_ids: dict[int, str] = {}
         self._hs_patterns: frozenset[str] = frozenset()
         self._singles: dict[str, Any] = {}
+        self._literal_ids: dict[int, str] = {}
         if use_hyperscan and hyperscan is not None:
             self._compile()
 
@@ -60,13 +62,17 @@ class LogMatcher:
     def _compile(self) -> None:
         flags = _FLAGS
         usable = [(i, p.encode("utf-8")) for i, p in enumerate(self._patterns)]
-        db = self._build(usable, flags)
+        # The view's literals (wrapper markers, masks) ride along in the same scan: which a log holds comes free.
+        base = len(self._patterns)
+        literals = [(base + j, re.escape(lit).encode("utf-8")) for j, lit in enumerate(VIEW_LITERALS)]
+        db = self._build(usable + literals, flags)
         if db is None:  # some pattern is not Hyperscan syntax: find which, keep them on the `re` path
             usable = [(i, e) for i, e in usable if self._build([(i, e)], flags) is not None]
-            db = self._build(usable, flags) if usable else None
+            db = self._build(usable + literals, flags) if usable else None
         if db is None:
             return
         self._db = db
+        self._literal_ids = {base + j: lit for j, lit in enumerate(VIEW_LITERALS)}
         self._hs_ids = {i: self._patterns[i] for i, _ in usable}
         self._hs_patterns = frozenset(self._hs_ids.values())
 
@@ -93,7 +99,28 @@ class LogMatcher:
         """Pattern -> character offset of the line of its first candidate, for the accelerated patterns."""
         if self._db is None:
             return {}
-        return {self._hs_ids[pid]: off for pid, off in _first_lines(self._db, view.text).items()}
+        ids = self._hs_ids
+        return {ids[pid]: off for pid, off in _first_lines(self._db, view.text).items() if pid in ids}
+
+    def survey(self, view: LogView) -> tuple[dict[str, int], frozenset[str] | None]:
+        """`prefilter` and which of VIEW_LITERALS the log holds (None: not known), then `first_match` of every
+        condition with a candidate in this log (and that may look at its container), kept with the view: one
+        visit of the text answers every later question about it."""
+        if self._db is None:
+            return {}, None
+        text = view.text
+        data = text.encode("utf-8", "surrogatepass")
+        lines = _first_lines(self._db, text, data)
+        found = {self._hs_ids[pid]: off for pid, off in lines.items() if pid in self._hs_ids}
+        present = frozenset(self._literal_ids[pid] for pid in lines if pid in self._literal_ids) \
+            if self._literal_ids else None
+        container = view.excerpt.source.container
+        ascii_data = data if len(data) == len(text) else None
+        for key, cond in self._conds.items():
+            if key.pattern not in found or (cond.container is not None and not cond.container.search(container)):
+                continue
+            view.memo[key] = self._first_match(cond, view, found, ascii_data)
+        return found, present
 
     def _single(self, pat: str) -> Any:
         """A one-pattern database, to look for the next candidate after a rejected one."""
@@ -102,10 +129,14 @@ class LogMatcher:
             self._singles[pat] = self._build([(pid, pat.encode("utf-8"))], _FLAGS)
         return self._singles[pat]
 
-    def _next_candidate(self, pat: str, text: str, start: int) -> int | None:
+    def _next_candidate(self, pat: str, text: str, start: int, ascii_data: bytes | None) -> int | None:
         if pat not in self._hs_patterns:
             return start if start < len(text) else None  # the `re` path reads on from here
-        found = _first_lines(self._single(pat), text[start:])
+        if ascii_data is not None:  # byte and character offsets agree: no encoding of the rest
+            rest = ascii_data[start:]
+            found = _first_lines(self._single(pat), "", rest, ascii_only=True)
+        else:
+            found = _first_lines(self._single(pat), text[start:])
         return None if not found else start + next(iter(found.values()))
 
     def first_match(self, cond: LogCond, view: LogView, candidates: dict[str, int]) -> int | None:
@@ -113,12 +144,22 @@ class LogMatcher:
 
         Hyperscan proposes candidate lines; `re` decides. A rejected candidate (say the `unless` of
         "NCCL WARN" on a harmless plugin warning) sends Hyperscan on from the next line, not `re` through
-        the rest of a large log.
+        the rest of a large log. The answer `survey` found while it had the text is reused.
         """
+        key = _key(cond)
+        if key in view.memo:
+            answer: int | None = view.memo[key]
+            return answer
+        return self._first_match(cond, view, candidates, None)
+
+    def _first_match(self, cond: LogCond, view: LogView, candidates: dict[str, int],
+                     ascii_data: bytes | None) -> int | None:
         pat = cond.pattern.pattern
-        text = view.text
         accelerated = pat in self._hs_patterns
         pos: int | None = candidates.get(pat) if accelerated else 0
+        if pos is None:
+            return None  # no candidate: the text is not even read
+        text = view.text
         while pos is not None:
             if not accelerated:  # no prefilter for this pattern: `re` finds the next candidate
                 m = cond.pattern.search(text, pos)
@@ -132,9 +173,8 @@ class LogMatcher:
             hit = cond.pattern.search(line)
             if hit is not None and (cond.unless is None or not cond.unless.search(line)):
                 return line_start + hit.start()
-            pos = self._next_candidate(pat, text, line_end + 1)
+            pos = self._next_candidate(pat, text, line_end + 1, ascii_data)
         return None
-
 
 
 _SCRATCH = threading.local()
@@ -152,9 +192,11 @@ def _scratch(db: Any) -> Any:
     return entry[1]
 
 
-def _first_lines(db: Any, text: str) -> dict[int, int]:
-    """Pattern id -> character offset of the start of the line holding its first match."""
-    data = text.encode("utf-8", "surrogatepass")
+def _first_lines(db: Any, text: str, data: bytes | None = None, *, ascii_only: bool = False) -> dict[int, int]:
+    """Pattern id -> character offset of the start of the line holding its first match. `data`: the text
+    already encoded; `ascii_only`: byte offsets are character offsets (then `text` is not needed)."""
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
     found: dict[int, int] = {}
 
     def on_match(pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
@@ -162,7 +204,7 @@ def _first_lines(db: Any, text: str) -> dict[int, int]:
         return False
 
     db.scan(data, match_event_handler=on_match, scratch=_scratch(db))
-    ascii_only = len(data) == len(text)
+    ascii_only = ascii_only or len(data) == len(text)
     out: dict[int, int] = {}
     for pid, end in found.items():
         line_start = data.rfind(b"\n", 0, max(end - 1, 0)) + 1 if end else 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.diagnose.logscan import LogMatcher
 from bot.models import ContainerState
@@ -13,6 +15,12 @@ from bot.scope.target import PodCtx
 from bot.signals.stages import INDEX, pod_stage, reached_at
 
 LAST = len(INDEX) - 1
+
+
+@lru_cache(maxsize=4096)
+def _found(pattern: re.Pattern[str], text: str) -> bool:
+    """`pattern.search(text)`, once per pair: a thousand pods repeat the same few reasons and container names."""
+    return pattern.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -52,7 +60,7 @@ def match_container(cond: ContainerCond, ctx: PodCtx) -> tuple[EvidenceItem, boo
     for status, init in ctx.pod.all_statuses():
         if cond.init is not None and cond.init != init:
             continue
-        if cond.name is not None and not cond.name.search(status.name):
+        if cond.name is not None and not _found(cond.name, status.name):
             continue
         if cond.min_restarts is not None and status.restart_count < cond.min_restarts:
             continue
@@ -89,7 +97,7 @@ def match_pod(cond: PodCond, ctx: PodCtx) -> EvidenceItem | None:
 
 def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
     for ev in ctx.events:  # already in time order (scope)
-        if ev.involved_object.kind != cond.kind or not cond.reason.search(ev.reason):
+        if ev.involved_object.kind != cond.kind or not _found(cond.reason, ev.reason):
             continue
         if cond.type is not None and ev.type != cond.type:
             continue
@@ -162,4 +170,12 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
 
 
 def prefilter_all(matcher: LogMatcher, views: list[LogView]) -> dict[int, dict[str, int]]:
-    return {id(v): matcher.prefilter(v) for v in views}
+    """One visit per log: what every signal asks of it (markers, credentials, its head), the runbook's candidate
+    lines and their confirmation. A log that can be read again is then dropped from memory: logs are held one at
+    a time, and the few looked at later are read again."""
+    out: dict[int, dict[str, int]] = {}
+    for view in views:
+        out[id(view)], present = matcher.survey(view)
+        view.survey(present)
+        view.release()
+    return out

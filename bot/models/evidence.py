@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from bot.models.ci import EphemeralRunner, NamespaceOffloading, NodeClaim, NodePool
 from bot.models.k8s import Event, Lease, Node, PersistentVolumeClaim, Pod, StatefulSet
@@ -102,11 +103,30 @@ class LogSource(BaseModel):
 
 
 class LogExcerpt(BaseModel):
-    """A bounded piece of one container's log; `truncated` when the collector cut its head off."""
+    """A bounded piece of one container's log; `truncated` when the reader or collector cut some of it off.
+
+    Its text is held in memory (`LogExcerpt(source=..., text=...)`), or read again from where it came from each
+    time it is asked for (`LogExcerpt.lazy`: a bundle's log file), so a thousand logs need not be held at once."""
 
     source: LogSource
-    text: str
+    stored: str = Field(default="", alias="text", repr=False)
     truncated: bool = False
+    _load: Callable[[], str] | None = PrivateAttr(default=None)
+
+    @classmethod
+    def lazy(cls, *, source: LogSource, load: Callable[[], str], truncated: bool = False) -> LogExcerpt:
+        excerpt = cls.model_construct(source=source, truncated=truncated)  # typed arguments: nothing to check
+        excerpt._load = load
+        return excerpt
+
+    @property
+    def text(self) -> str:
+        return self.stored if self._load is None else self._load()
+
+    @property
+    def held(self) -> bool:
+        """Whether the text is in memory (reading it costs nothing)."""
+        return self._load is None
 
 
 class Evidence(BaseModel):

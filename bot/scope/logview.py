@@ -12,10 +12,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from bot.models import LogExcerpt
 from bot.redact import Detection
 
+HEAD_CHARS = 64 * 1024
+MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
 RANK = "RLINF_NODE_RANK:"
 PREPARE = "Executing prepare script..."
 CLI_MISSING = "Error: Ray CLI is not found"
@@ -29,6 +32,11 @@ WAIT_HEAD = "Waiting for head to be reachable at "
 REACHABLE = "Head is reachable at "
 RUN = "Executing run script..."
 WORKER_EXIT = re.compile(r"Ray worker process exited with code (-?\d+)")
+JOIN, COUNT, EXITED = "nodes to join the Ray cluster", "Current node count", "Ray worker process exited"
+MASK_OPEN = "[REDACTED:"
+# Every literal `Markers.scan` and `masks` look for: one multi-literal scan can tell which a log holds at all.
+VIEW_LITERALS = (RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
+                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN)
 
 # Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
 ERROR_LINE = re.compile(
@@ -69,15 +77,51 @@ class LogLine:
 
 @dataclass
 class LogView:
-    """One container log with lazily located markers."""
+    """One container log with lazily located markers.
+
+    The text is read from the excerpt when first needed. `survey()` computes, in one visit, what every log is
+    asked for (markers, credentials, masks, its head); `release()` then drops the text of a log that can be
+    read again (a bundle's file), so logs are held one at a time. Later questions read it again."""
 
     excerpt: LogExcerpt
     scan: Callable[[str], list[Detection]]  # the redactor's scan(), passed down from the composition root
     _line_cache: dict[int, int] = field(default_factory=dict, repr=False)
-    text: str = field(init=False, repr=False)
+    memo: dict[object, Any] = field(default_factory=dict, repr=False)  # answers of the layers above, per log
+    _text: str | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self.text = self.excerpt.text  # read on every match: a plain attribute, not a property
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self.excerpt.text
+        return text
+
+    def release(self) -> None:
+        """Drop the text if it can be read again; what was computed from it stays."""
+        if not self.excerpt.held:
+            self._text = None
+
+    def survey(self, present: frozenset[str] | None = None) -> None:
+        """Compute what is asked of every log while its text is at hand. `present`: see `Markers.scan`."""
+        if "markers" not in self.__dict__:
+            self.__dict__["markers"] = Markers.scan(self, present)  # the cached_property's own slot
+        if present is not None and MASK_OPEN not in present:
+            self.__dict__.setdefault("masks", [])
+        for name in ("detections", "masks", "head"):
+            getattr(self, name)
+
+    @cached_property
+    def head(self) -> str:
+        """The first HEAD_CHARS characters: where the wrapper and `set -x` print the command line and exports."""
+        return self.text[:HEAD_CHARS]
+
+    @cached_property
+    def masks(self) -> list[tuple[int, str]]:
+        """(line, kind) of each `[REDACTED:<kind>]` mask: a snapshot written by the bot shows where values were."""
+        text = self.text
+        if MASK_OPEN not in text:
+            return []
+        return [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in MASK.finditer(text)]
 
     def find(self, needle: str, start: int = 0) -> int:
         return self.text.find(needle, start)
@@ -188,19 +232,24 @@ class Markers:
         return self.connecting is not None or self.worker_exit is not None
 
     @classmethod
-    def scan(cls, view: LogView) -> Markers:
+    def scan(cls, view: LogView, present: frozenset[str] | None = None) -> Markers:
+        """`present`: which of VIEW_LITERALS the text holds, when a scan already found out (a literal it
+        does not hold is then not searched for: a miss would read the whole text)."""
+        def has(needle: str) -> bool:
+            return needle in present if present is not None else needle in text
+
         def pos(needle: str) -> int | None:
-            p = view.find(needle)
+            p = view.find(needle) if present is None or needle in present else -1
             return None if p < 0 else p
 
         text = view.text
-        near = text.find("nodes to join the Ray cluster")
+        near = text.find(JOIN) if has(JOIN) else -1
         waiting = WAITING_NODES.search(text, max(near - 40, 0)) if near >= 0 else None
-        counts = list(NODE_COUNT.finditer(text)) if "Current node count" in text else []
+        counts = list(NODE_COUNT.finditer(text)) if has(COUNT) else []
         # The last exit line counts: a restarted wrapper prints one per worker process.
-        exits = list(WORKER_EXIT.finditer(text)) if "Ray worker process exited" in text else []
+        exits = list(WORKER_EXIT.finditer(text)) if has(EXITED) else []
         exit_m = exits[-1] if exits else None
-        wait_last = view.rfind(WAIT_HEAD)
+        wait_last = view.rfind(WAIT_HEAD) if has(WAIT_HEAD) else -1
         return cls(
             rank=pos(RANK),
             prepare=pos(PREPARE),
@@ -209,7 +258,7 @@ class Markers:
             expected_nodes=int(waiting.group(1)) if waiting else None,
             last_count=int(counts[-1].group(1)) if counts else None,
             check_failed=pos(CHECK_FAILED),
-            check_passed=waiting is not None and any(p in text for p in CHECK_PASSED),
+            check_passed=waiting is not None and any(has(p) for p in CHECK_PASSED),
             ready=pos(READY),
             connecting=pos(CONNECTING),
             wait_head_attempts=text.count(WAIT_HEAD) if wait_last >= 0 else 0,

@@ -6,14 +6,13 @@ credential was there, so they count too (and the diagnosis of a snapshot matches
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from bot.scope.hits import EvidenceItem, Hit
+from bot.scope.logview import MASK
 from bot.signals.base import SignalContext, signal
 
 MAX_ITEMS = 8
-MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
 
 
 def _masks(text: str) -> Iterator[tuple[int, str]]:
@@ -32,7 +31,7 @@ def credentials(sc: SignalContext) -> list[Hit]:
     items: list[EvidenceItem] = []
     for ctx in sc.scope.pods:
         for view in ctx.logs:
-            found = [(d.line, d.kind) for d in view.detections] + list(_masks(view.text))
+            found = [(d.line, d.kind) for d in view.detections] + view.masks
             items += [EvidenceItem(view.excerpt.source.ref(), f"line {line}: a {kind} value (withheld)", withheld=kind)
                       for line, kind in found]
         if ctx.pod is not None:

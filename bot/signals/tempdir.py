@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from bot.scope.target import PodCtx
 
 DEFAULT = "/tmp/ray"
-HEAD_CHARS = 64 * 1024
 TEMP_FLAG = re.compile(r"--temp-dir[= ](/[^\s'\"]+)")
 TEMP_EXPORT = re.compile(r"\bRAY_TEMP_DIR=[\"']?(/[^\s'\";]+)")
 FS_ERROR = re.compile(
@@ -63,10 +62,10 @@ def temp_dirs(ctx: PodCtx) -> tuple[list[str], str]:
     for view in ctx.logs:
         # The wrapper and a `set -x` prepare script print the command line and exports first: read the head
         # of each log only, never the whole of a long training log.
-        text = view.text
-        m = TEMP_FLAG.search(text, 0, HEAD_CHARS) if text.find("--temp-dir", 0, HEAD_CHARS) >= 0 else None
-        if m is None and text.find("RAY_TEMP_DIR=", 0, HEAD_CHARS) >= 0:
-            m = TEMP_EXPORT.search(text, 0, HEAD_CHARS)
+        head = view.head  # computed once per log (its first HEAD_CHARS characters)
+        m = TEMP_FLAG.search(head) if "--temp-dir" in head else None
+        if m is None and "RAY_TEMP_DIR=" in head:
+            m = TEMP_EXPORT.search(head)
         if m is not None:
             return [m.group(1).rstrip("/")], f"{m.group(0)} in the log"
     return [DEFAULT], "the default"

@@ -1,0 +1,74 @@
+"""Logs held one at a time: a bundle's log text is read again when asked for, and the one visit per log (the
+survey) answers exactly what the text itself answers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.bundle import read_bundle
+from bot.diagnose.logscan import LogMatcher
+from bot.diagnose.match import prefilter_all
+from bot.models import LogExcerpt, LogSource
+from bot.redact import Redactor
+from bot.runbook.schema import LogCond
+from bot.scope.logview import VIEW_LITERALS, LogView, Markers
+
+REDACTOR = Redactor()
+WORKER_LOG = """RLINF_NODE_RANK: 2
+Executing prepare script...
+Connecting to Ray head at job-actor-0.rlark-domain:6379...
+Waiting for head to be reachable at job-actor-0.rlark-domain:6379... (attempt 1)
+Waiting for head to be reachable at job-actor-0.rlark-domain:6379... (attempt 2)
+Head is reachable at job-actor-0.rlark-domain:6379
+NCCL WARN NET/Plugin: no plugin found, using internal
+NCCL WARN socket timeout after 600s
+token [REDACTED:github-token] seen
+Ray worker process exited with code 1
+"""
+CONDS = [LogCond(pattern=re.compile(p), unless=re.compile(u) if u else None) for p, u in [
+    (r"NCCL WARN", r"NET/Plugin"), (r"Ray worker process exited with code [1-9]\d*", None), (r"never there", None)]]
+
+
+def _bundle(root: Path) -> Path:
+    pod = root / "ns" / "p"
+    pod.mkdir(parents=True)
+    (root / "ns" / "pods.json").write_text('{"kind": "PodList", "items": [{"metadata": {"name": "p"}}]}',
+                                           encoding="utf-8")
+    (pod / "logs.txt").write_text("==== START logs for container main of pod ns/p ====\n" + WORKER_LOG
+                                  + "==== END logs for container main of pod ns/p ====\n", encoding="utf-8")
+    return root
+
+
+def test_a_surveyed_view_answers_as_the_text_does(tmp_path: Path) -> None:
+    (excerpt,) = read_bundle(_bundle(tmp_path)).logs
+    assert not excerpt.held and excerpt.text == WORKER_LOG
+    lazy = LogView(excerpt, REDACTOR.scan)
+    held = LogView(LogExcerpt(source=excerpt.source, text=WORKER_LOG), REDACTOR.scan)
+    matcher = LogMatcher(CONDS)
+    found = prefilter_all(matcher, [lazy])[id(lazy)]
+    assert lazy._text is None  # released after the visit
+    assert lazy.markers == Markers.scan(held) and lazy.markers.wait_head_attempts == 2
+    assert lazy.masks == held.masks == [(9, "github-token")]
+    assert lazy.head == WORKER_LOG
+    for cond in CONDS:
+        assert matcher.first_match(cond, lazy, found) == matcher.first_match(cond, held, matcher.prefilter(held))
+    assert lazy._text is None  # first_match answered from what the visit kept
+    assert lazy.line_at(matcher.first_match(CONDS[0], lazy, found) or 0).text == "NCCL WARN socket timeout after 600s"
+    assert lazy._text == WORKER_LOG  # read again for the line
+
+
+def test_the_shared_scan_knows_which_literals_a_log_holds() -> None:
+    matcher = LogMatcher(CONDS)
+    v = LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container="main"),
+                           text=WORKER_LOG), REDACTOR.scan)
+    _, present = matcher.survey(v)
+    assert present == frozenset(lit for lit in VIEW_LITERALS if lit in WORKER_LOG)
+
+
+def test_a_held_log_is_never_dropped() -> None:
+    v = LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container="main"), text="x\n"),
+                REDACTOR.scan)
+    v.survey()
+    v.release()
+    assert v.text == "x\n"
