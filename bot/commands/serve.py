@@ -16,6 +16,7 @@ from bot.store.base import Store, StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.slack.runtime import BotProcess
+    from bot.slack.workers import WorkerEngine
 
 DIAGNOSIS_WORKERS = 4
 SLACK_SECRET_VARIABLES = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET")
@@ -93,12 +94,25 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
         verb=verb, resource=resource, status=status))
     if args.snapshot is not None and (problem := source.check()) is not None:
         raise UsageError(f"--snapshot: {problem}")  # a bundle that is not there will not appear (clusters may)
+    engine = start_workers(args, settings, metrics)
     bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=source, store=store,
-                metrics=metrics, pool=pool, socket_mode=socket_mode,
+                metrics=metrics, pool=pool, socket_mode=socket_mode, engine=engine,
                 host=args.host or settings.host, port=args.port or settings.port, grace=args.grace)
+    engine.on_change = lambda problem: bot.deps.readiness.mark("workers", problem)
     start_alerts(bot)
     bot.install_signals()
     return bot.run()
+
+
+def start_workers(args: argparse.Namespace, settings: Settings, metrics: Metrics) -> WorkerEngine:
+    """The diagnosis worker processes (started in the background; the first diagnosis waits for one)."""
+    from bot.slack.worker import WorkerSpec
+    from bot.slack.workers import WorkerEngine
+
+    spec = WorkerSpec(settings=settings, snapshot=args.snapshot, kubeconfig=getattr(args, "kubeconfig", None),
+                      context=getattr(args, "context", None))
+    return WorkerEngine(spec, workers=DIAGNOSIS_WORKERS, on_kube=lambda verb, resource, status:
+                        metrics.count_kube_request(verb=verb, resource=resource, status=status))
 
 
 def start_alerts(bot: BotProcess) -> None:

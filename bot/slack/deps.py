@@ -17,6 +17,7 @@ from bot.obs.metrics import Metrics
 from bot.redact import Redactor
 from bot.service import Service
 from bot.settings import Settings
+from bot.slack.engine import Engine
 from bot.slack.sink import SlackSink
 from bot.sources import EvidenceSource
 from bot.store.base import Store
@@ -42,7 +43,8 @@ class Readiness:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._missing: dict[str, str] = {"slack": "Slack auth not checked yet", "store": "store not checked yet",
-                                         "source": "evidence source not checked yet"}
+                                         "source": "evidence source not checked yet",
+                                         "workers": "diagnosis workers not checked yet"}
         self.draining = False
         self.started = False  # everything answered at least once: commands are taken from then on
 
@@ -120,6 +122,7 @@ class Deps:
     sink: SlackSink
     metrics: Metrics
     pool: ThreadPoolExecutor
+    engine: Engine
     readiness: Readiness = field(default_factory=Readiness)
     recent: RecentDiagnoses = field(default_factory=RecentDiagnoses)
     admins: AdminCache | None = None

@@ -1,9 +1,9 @@
 """The diagnosis as it happens in a channel: locate, authorize, root with progress, thread reply, verdict.
 
-Runs on the bounded worker pool, never on the ack path. Nothing is posted in the channel until the channel
-is known to be allowed to see the target; a refusal reads the same whether the target is out of scope or
-missing. Slack failing mid-way never crashes the process: the reply is retried for a while, then the asker
-gets an ephemeral error if Slack takes that.
+Runs on the bounded diagnosis pool, never on the ack path; the engine's work (collection, diagnosis, rendering)
+happens in worker processes. Nothing is posted in the channel until the channel is known to be allowed to see
+the target; a refusal reads the same whether the target is out of scope or missing. Slack failing mid-way never
+crashes the process: the reply is retried for a while, then the asker gets an ephemeral error if Slack takes that.
 """
 
 from __future__ import annotations
@@ -12,18 +12,15 @@ import contextlib
 import time
 from dataclasses import dataclass
 
-from bot.diagnose import Diagnosis
 from bot.errors import NotFound, UserError
 from bot.models import Target
-from bot.render.blocks import diagnosis_reply
 from bot.render.ephemeral import ephemeral
-from bot.render.report import build_report
-from bot.render.slack_evidence import redaction_counts
 from bot.render.slack_message import SlackMessage
-from bot.render.slack_roots import root_failed, root_progress, root_verdict
+from bot.render.slack_roots import root_failed, root_progress
+from bot.settings import ChannelBinding
 from bot.slack.authz import allows, binding_for
 from bot.slack.deps import Deps
-from bot.slack.progress import SlackProgress
+from bot.slack.engine import Answer, WorkerLost
 from bot.slack.sink import SlackDown, seal_message
 from bot.sources import Location
 from bot.store.base import StoreUnavailable
@@ -31,6 +28,8 @@ from bot.store.base import StoreUnavailable
 COOLDOWN_SECONDS = 60
 THREAD_MEMORY_SECONDS = 24 * 3600
 REPLY_ATTEMPTS = 4
+LOST = {"en": "the diagnosis stopped unexpectedly (its worker process ended); try again",
+        "zh": "诊断意外中断（工作进程已退出），请重试"}
 
 
 @dataclass(frozen=True)
@@ -82,13 +81,9 @@ def locate_allowed(deps: Deps, ask: Ask) -> Location | str:
     if binding is None:
         return _refuse(deps, ask)
     try:
-        where = deps.source.locate(ask.target)
+        where = deps.engine.locate(ask.target)
     except NotFound as exc:
-        if not binding.everywhere:
-            return _refuse(deps, ask)
-        tell(deps, ask, message=ephemeral("not_found", lang=ask.lang, redactor=deps.redactor, target=str(ask.target),
-                                  where=str(exc).split(": ", 1)[-1]))
-        return "not_found"
+        return _not_found(deps, ask, binding, exc)
     if not allows(binding, ask.target, where=where):
         return _refuse(deps, ask)
     return where
@@ -136,53 +131,103 @@ def _edit(deps: Deps, channel: str, ts: str, message: SlackMessage) -> None:
         deps.log.warning("root message not updated", extra={"channel": channel, "reason": str(exc)})
 
 
-def _progress_editor(deps: Deps, ask: Ask, root: str) -> SlackProgress:
-    def edit(state: dict[str, int | str]) -> None:
+class _Run:
+    """One ask between locating and answering: the gate the engine calls with the location, and the root."""
+
+    def __init__(self, deps: Deps, ask: Ask, binding: ChannelBinding) -> None:
+        self.deps, self.ask, self.binding = deps, ask, binding
+        self.root: str | None = None
+        self.outcome = "refused"
+        self.started = 0.0
+        self.timing = contextlib.ExitStack()
+
+    def gate(self, where: Location) -> bool:
+        deps, ask = self.deps, self.ask
+        if not allows(self.binding, ask.target, where=where):
+            self.outcome = _refuse(deps, ask)
+            return False
+        key = f"{ask.channel}:{canonical(ask.target, where)}"
+        if ask.thread_ts is None and not _cooldown(deps, ask, key):
+            self.outcome = "duplicate"
+            return False
+        start = root_progress(target_label=str(ask.target), step="…", clusters=0, pods=0, logs=0, requests=0,
+                              redactor=deps.redactor, lang=ask.lang)
+        if ask.thread_ts:
+            self.root = ask.thread_ts
+            _edit(deps, ask.channel, self.root, start)
+        else:
+            self.root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=None)
+            _remember(deps, key, self.root)
+        self.started = time.monotonic()
+        self.timing.enter_context(deps.metrics.diagnosing())
+        return True
+
+    def progress(self, state: dict[str, int | str]) -> None:
+        """A live collection's progress, as the root message (the engine throttles and drops failed edits)."""
+        if self.root is None:
+            return
+        ask = self.ask
         msg = root_progress(target_label=str(ask.target), step=str(state["step"]), clusters=int(state["clusters"]),
                             pods=int(state["pods"]), logs=int(state["logs"]), requests=int(state["requests"]),
-                            redactor=deps.redactor, lang=ask.lang)
-        deps.sink.update(channel=ask.channel, ts=root, message=seal_message(msg, deps.redactor))
+                            redactor=self.deps.redactor, lang=ask.lang)
+        self.deps.sink.update(channel=ask.channel, ts=self.root, message=seal_message(msg, self.deps.redactor))
 
-    return SlackProgress(edit)
+    def failed(self, reason: str) -> None:
+        assert self.root is not None
+        self.finish()
+        _edit(self.deps, self.ask.channel, self.root, root_failed(target_label=str(self.ask.target), reason=reason,
+                                                                  redactor=self.deps.redactor, lang=self.ask.lang))
+
+    def finish(self) -> None:
+        if self.root is not None and self.started:
+            self.timing.close()
+            self.deps.metrics.observe_diagnosis(time.monotonic() - self.started)  # collection included
+            self.started = 0.0
+
+
+def _not_found(deps: Deps, ask: Ask, binding: ChannelBinding, exc: NotFound) -> str:
+    if not binding.everywhere:
+        return _refuse(deps, ask)
+    tell(deps, ask, message=ephemeral("not_found", lang=ask.lang, redactor=deps.redactor, target=str(ask.target),
+                                      where=str(exc).split(": ", 1)[-1]))
+    return "not_found"
 
 
 def run_diagnosis(deps: Deps, ask: Ask) -> str:
-    """The whole flow for one ask; returns the outcome for the audit line and the metric."""
-    where = locate_allowed(deps, ask)
-    if isinstance(where, str):
-        return where
-    key = f"{ask.channel}:{canonical(ask.target, where)}"
-    if ask.thread_ts is None and not _cooldown(deps, ask, key):
-        return "duplicate"
-    start = root_progress(target_label=str(ask.target), step="…", clusters=0, pods=0, logs=0, requests=0,
-                          redactor=deps.redactor, lang=ask.lang)
-    if ask.thread_ts:
-        root = ask.thread_ts
-        _edit(deps, ask.channel, root, start)
-    else:
-        root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=None)
-        _remember(deps, key, root)
-    started = time.monotonic()
+    """The whole flow for one ask; returns the outcome for the audit line and the metric. The engine locates the
+    target; the gate decides (scope, cooldown) and posts the root; then the engine collects, diagnoses and renders."""
+    binding = binding_for(deps.settings, ask.channel)
+    if binding is None:
+        return _refuse(deps, ask)
+    run = _Run(deps, ask, binding)
     try:
-        with deps.metrics.diagnosing():
-            diag = deps.service.diagnose(ask.target, source=deps.source, progress=_progress_editor(deps, ask, root),
-                                         gathered=where.gathered)
+        result = deps.engine.investigate(ask.target, lang=ask.lang, gate=run.gate, on_progress=run.progress)
     except UserError as exc:
-        _edit(deps, ask.channel, root, root_failed(target_label=str(ask.target), reason=str(exc),
-                                                   redactor=deps.redactor, lang=ask.lang))
+        if run.root is None:
+            if isinstance(exc, NotFound):
+                return _not_found(deps, ask, binding, exc)
+            raise
+        run.failed(str(exc))
         return "source_error"
+    except WorkerLost as exc:
+        deps.log.warning("diagnosis lost", extra={"target": str(ask.target), "reason": str(exc)})
+        if run.root is None:
+            tell(deps, ask, message=ephemeral("error", lang=ask.lang, redactor=deps.redactor))
+        else:
+            run.failed(LOST.get(ask.lang, LOST["en"]))
+        return "worker_lost"
     finally:
-        deps.metrics.observe_diagnosis(time.monotonic() - started)  # collection included, failed ones too
-    answer(deps, ask, diag=diag, root=root)
+        run.finish()
+    if result is None:
+        return run.outcome
+    assert run.root is not None
+    answer(deps, ask, result=result, root=run.root)
     return "answered"
 
 
-def answer(deps: Deps, ask: Ask, *, diag: Diagnosis, root: str) -> None:
+def answer(deps: Deps, ask: Ask, *, result: Answer, root: str) -> None:
     """The thread reply, its files, the root's verdict; the diagnosis kept for the buttons."""
-    report = build_report(diag, ask.lang)
-    counts = redaction_counts(report, deps.redactor)
-    reply = diagnosis_reply(report, redactor=deps.redactor, lang=ask.lang, counts=counts)
-    deps.metrics.count_redactions(counts)
-    post_patiently(deps, channel=ask.channel, message=reply, thread_ts=root)
-    deps.recent.put(ask.channel, root, diag=diag)
-    _edit(deps, ask.channel, root, root_verdict(report, thread_hint=True, redactor=deps.redactor, lang=ask.lang))
+    deps.metrics.count_redactions(result.counts)
+    post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=root)
+    deps.recent.put(ask.channel, root, diag=result.diag)
+    _edit(deps, ask.channel, root, result.verdict)

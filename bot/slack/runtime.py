@@ -48,6 +48,7 @@ class BotProcess:
         except StoreUnavailable as exc:
             deps.readiness.mark("store", f"store: {exc}")
         deps.readiness.mark("source", source_problem(deps))
+        deps.readiness.mark("workers", deps.engine.problem())
 
     def watch_readiness(self, *, every: float = 5.0) -> None:
         def loop() -> None:
@@ -85,6 +86,7 @@ class BotProcess:
         for fn in self.on_stop:
             _quietly(fn)
         drained = drain(deps.pool, self.grace_seconds)
+        _quietly(deps.engine.close)  # after the drain: the answers in flight came back from the workers
         deps.log.info("stopped", extra={"drained": drained})
         if self.socket is not None:
             _quietly(self.socket.close)

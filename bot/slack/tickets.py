@@ -16,7 +16,7 @@ def thread_diagnosis(deps: Deps, ask: Ask, *, thread_ts: str) -> Diagnosis | Non
     """The diagnosis shown in that thread: kept in memory, else diagnosed again without a new thread."""
     diag = deps.recent.get(ask.channel, thread_ts)
     if diag is None:
-        diag = deps.service.diagnose(ask.target, source=deps.source)
+        diag = deps.engine.diagnose(ask.target)
         deps.recent.put(ask.channel, thread_ts, diag=diag)
     return diag
 

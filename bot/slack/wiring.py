@@ -13,6 +13,7 @@ from bot.slack.alert_ops import StoreAlertOps
 from bot.slack.app import create_app
 from bot.slack.client import make_client
 from bot.slack.deps import AdminCache, Deps
+from bot.slack.engine import Engine, LocalEngine
 from bot.slack.http import HttpServer, wsgi_app
 from bot.slack.runtime import BotProcess
 from bot.slack.sink import SlackSink
@@ -23,12 +24,14 @@ from bot.store.base import Store
 
 def build(*, settings: Settings, redactor: Redactor, service: Service, source: EvidenceSource, store: Store,
           metrics: Metrics, pool: ThreadPoolExecutor, socket_mode: bool, host: str, port: int,
-          grace: float = 25.0) -> BotProcess:
+          grace: float = 25.0, engine: Engine | None = None) -> BotProcess:
+    """`engine`: where diagnoses run (`serve` gives worker processes); by default in the pool's threads."""
     client = make_client(settings, on_call=lambda method, status: metrics.count_slack_call(method=method,
                                                                                            status=status))
     sink = SlackSink(client)
     deps = Deps(settings=settings, redactor=redactor, service=service, source=source, store=store, sink=sink,
-                metrics=metrics, pool=pool, admins=AdminCache(sink.usergroup_members))
+                metrics=metrics, pool=pool, admins=AdminCache(sink.usergroup_members),
+                engine=engine or LocalEngine(service=service, source=source, redactor=redactor))
     app = create_app(deps, client=client, socket_mode=socket_mode)
     listen = "0.0.0.0" if socket_mode and host == settings.host else host
     try:
