@@ -11,6 +11,8 @@ import math
 import re
 from collections import Counter
 
+from bot.redact.keys import SETTING_WORDS
+
 REDACTED_PREFIX = "[REDACTED:"
 
 _BENIGN = re.compile(
@@ -38,6 +40,11 @@ _PLACEHOLDER = re.compile(
 )
 
 
+# Dotted or snake_case names (``actor.rollout_batch_size``, ``global_step_1234``): a config key or a module
+# path printed as a value (OmegaConf's ``full_key:``), long enough to look random but made of words.
+_IDENTIFIER = re.compile(r"[a-z]+[0-9]{0,3}(?:[._\-](?:[a-z]+[0-9]{0,3}|[0-9]+))+")
+
+
 def is_placeholder(value: str) -> bool:
     """Values that are a reference or a mask, not a credential (keeps redaction idempotent)."""
     return not value or value.startswith(REDACTED_PREFIX) or _PLACEHOLDER.fullmatch(value) is not None
@@ -59,7 +66,31 @@ def looks_secret(value: str) -> bool:
         return False
     if " " in value or value.startswith(("/", "./", "http://", "https://", "s3://", "obs://", "gs://")):
         return False
+    if _IDENTIFIER.fullmatch(value):
+        return False
     classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
     if classes < 2 and len(value) < 24:
         return False
     return entropy(value) >= 3.0
+
+
+_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+_SETTING_VALUE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[a-z][a-z_\-]{0,23}|[A-Z][a-z]{1,11}")
+# A file's path: its directories and name are words, not key material ("/run/secrets/db_password").
+_FILE_PATH = re.compile(r"(?:~|\.{1,2})?(?:/[A-Za-z0-9._@+\-]+){2,}/?")
+_PATH_PART_MAX = 40
+
+
+def is_setting(key: str, value: str) -> bool:
+    """A training or inference setting (``token_level_loss=1``, ``secret_batch: 4``, ``pass_level: sequence``):
+    a setting word in the key and a number or a short plain word as the value."""
+    words = {w.lower() for w in _SPLIT.split(key) if w}
+    return bool(words & SETTING_WORDS) and _SETTING_VALUE.fullmatch(value.strip("\"'")) is not None
+
+
+def is_file_path(value: str) -> bool:
+    """``--password=/run/secrets/x``, ``password: /etc/app/db.pass``: where the secret lives, not the secret."""
+    value = value.strip("\"'")
+    if _FILE_PATH.fullmatch(value) is None:
+        return False
+    return all(len(part) <= _PATH_PART_MAX and not looks_secret(part) for part in value.split("/"))

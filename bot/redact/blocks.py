@@ -3,7 +3,6 @@
 * a key that ends its line: the value is on the next one (YAML, pretty-printed dicts, ``KEY=\\``
   shell continuations), also when every line carries the same log prefix;
 * a Kubernetes Secret's ``data:``/``stringData:``: every value is a secret, whatever its key;
-* a token wrapped across lines by ``fold`` or a log shipper: the tail half is still a secret;
 * the body of a PEM key whose lines carry a log prefix or a JSON log envelope: only the key
   material goes, the prefixes and the lines around stay readable.
 
@@ -13,8 +12,6 @@ Offsets are absolute in the text given; functions return spans and how far they 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from itertools import pairwise
 
 from bot.redact.allow import REDACTED_PREFIX, is_placeholder, looks_secret
 from bot.redact.keys import KeyClass, classify
@@ -42,14 +39,10 @@ _DATA_KEY = re.compile(r"""(?P<ind>[ \t]*)(?P<q>["']?)(?:data|stringData)(?P=q)[
 _CHILD = re.compile(r"""^(?P<ind>[ \t]*)["']?[^\s"':]+["']?[ \t]*:[ \t]*(?P<v>.*?)[ \t]*,?[ \t]*\r?$""")
 _INLINE = re.compile(r"""\\*["'](?:data|stringData)\\*["'][ \t]*:[ \t]*\{(?P<body>[^{}]*)\}""")
 _INLINE_VALUE = re.compile(r""":[ \t]*\\*["'](?P<v>[^"'\\]+)\\*["']""")
-_RUN_END = re.compile(r"[A-Za-z0-9+/=_\-.~]+$")
-_RUN_START = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
-MIN_WRAPPED_LINE = 16
-WRAP_WIDTHS = frozenset({32, 40, 48, 60, 64, 72, 76, 80, 100, 120, 128, 160, 200, 256, 512})
 _SHELL_WORDS = re.compile(
     r"(?:export|set|ENV|ARG|declare -x|readonly|local|\+)(?:[ \t]+(?:export|-x))?"
-)  # shorter lines are not wrapped at a width
+)
 
 
 def _lines_after(text: str, pos: int, count: int, *, final: bool) -> list[tuple[int, int]] | None:
@@ -247,71 +240,6 @@ def _is_secret(text: str, start: int, stop: int) -> bool:
         if text.startswith("---", lo):
             break
     return _KIND_SECRET.search(text, lo, stop) is not None
-
-
-def wrapped(
-    text: str, start: int, end: int, spans: list[Span], find: Callable[[str], list[Span]], *, final: bool
-) -> list[Span] | int:
-    """The tail of a token or value cut at the end of this line and continued on the next."""
-    line = text[start:end].rstrip("\r")
-    if len(line) < 4 or line[-1].isspace():
-        return []
-    nxt = _lines_after(text, end + 1, 1, final=final)
-    if nxt is None or (not nxt and not final):
-        return MORE
-    if not nxt:
-        return []
-    a, b = nxt[0]
-    value_line = text[a:b].rstrip("\r")
-    logp = log_prefix(line)
-    skip = 0
-    if logp:
-        pm = _shape(logp).match(value_line)
-        skip = pm.end() if pm is not None else 0
-    tm = _RUN_START.match(value_line, skip)
-    if tm is None or len(tm.group()) < 4 or (tm.end() < len(value_line) and not value_line[tm.end()].isspace()):
-        return []
-    tail = tm.group()
-    alone = not value_line[tm.end() :].strip()
-    if not (_tokenish(tail) or (alone and _tail_alone(tail, len(line)))):
-        return []
-    line_end = start + len(line)
-    ran_to_end = any(s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start) for s in spans)
-    if ran_to_end and len(line) >= MIN_WRAPPED_LINE:
-        return [Span(a + tm.start(), a + tm.end(), spans[-1].kind if spans else "token", PRIO_CONT)]
-    head = _RUN_END.search(line)
-    if head is None or len(head.group()) < 4:
-        return []
-    joined = head.group() + tail
-    cut = len(head.group())
-    out: list[Span] = []
-    for s in find(joined):
-        if s.start < cut < s.end:
-            out.append(Span(start + head.start() + s.start, line_end, s.kind, PRIO_TOKEN))
-            out.append(Span(a + tm.start(), a + tm.start() + s.end - cut, s.kind, PRIO_CONT))
-    return out
-
-
-def _tail_alone(run: str, width: int) -> bool:
-    """A run alone on its line after a cut token: long, mixed case (not a capitalised word), or any
-    letters when the cut line has a wrap width (``fold -w 40``, 64, 76, 80 ...)."""
-    if not run.isalnum():
-        return False
-    if len(run) >= 16 or any(a.islower() and b.isupper() for a, b in pairwise(run)):
-        return True
-    if any(c.isupper() for c in run[1:]) and any(c.islower() for c in run):
-        return True
-    return width in WRAP_WIDTHS or width >= 1000
-
-
-def _tokenish(run: str) -> bool:
-    """Could this run be the tail of a token: letters with digits, or mixed case inside a long run."""
-    if "=" in run.rstrip("=") or run.startswith("-"):
-        return False
-    letters = any(c.isalpha() for c in run)
-    if letters and any(c.isdigit() for c in run):
-        return True
-    return len(run) >= 12 and any(c.isupper() for c in run[1:]) and any(c.islower() for c in run)
 
 
 def pem_lines(text: str, body_start: int, body_end: int, *, prefix: str, suffix: str) -> list[Span]:

@@ -27,18 +27,33 @@ class View:
 
     text: str
     origin: tuple[int, ...]
+    # Where removed escapes stood (ANSI colour): a find ends at its last character, and at a colour
+    # change that a blank follows, so the reset after a value stays outside its mask.
+    cuts: tuple[int, ...] | None = None
 
     def back(self, start: int, end: int) -> tuple[int, int]:
-        return self.origin[start], self.origin[end]
+        a = self.origin[start]
+        if self.cuts is None:
+            return a, self.origin[end]
+        b = self.origin[end - 1] + 1 if end > start else a
+        for cut in self.cuts:
+            if a < cut < b:
+                return a, cut
+        return a, b
 
 
 def _rewrite(line: str, pattern: re.Pattern[str], decode: dict[str, str] | None) -> View | None:
     pieces: list[str] = []
     origin: list[int] = []
+    cuts: list[int] = []
+    run_start = -1  # the first of escapes that follow one another
     pos = 0
     found = False
     for m in pattern.finditer(line):
         found = True
+        run_start = run_start if m.start() == pos and run_start >= 0 and pos > 0 else m.start()
+        if decode is None and (m.end() == len(line) or line[m.end()] in " \t\r"):
+            cuts.append(run_start)
         pieces.append(line[pos : m.start()])
         origin.extend(range(pos, m.start()))
         token = m.group()
@@ -63,7 +78,7 @@ def _rewrite(line: str, pattern: re.Pattern[str], decode: dict[str, str] | None)
         return None
     pieces.append(line[pos:])
     origin.extend(range(pos, len(line) + 1))
-    return View("".join(pieces), tuple(origin))
+    return View("".join(pieces), tuple(origin), tuple(cuts) if decode is None else None)
 
 
 def _utf8_run(token: str) -> tuple[str, list[int]]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
 
-from bot.redact import blocks, cjk, commands, decode, structure, urls
+from bot.redact import blocks, cjk, commands, decode, structure, urls, wrap
 from bot.redact.allow import REDACTED_PREFIX
 from bot.redact.catalog import (
     FILTERS,
@@ -158,7 +158,7 @@ class Redactor:
             line = text[start:end]
             here = [s._replace(start=s.start + start, end=s.end + start) for s in self._line(line, ids, 0)]
             spans.extend(here)
-            wrapped = blocks.wrapped(text, start, end, here, self._joined, final=final)
+            wrapped = wrap.wrapped(text, start, end, here, self._joined, final=final)
             if not isinstance(wrapped, list):  # the next line is not in yet
                 safe_end = start
                 break
@@ -267,7 +267,7 @@ class Redactor:
     # -- multi-line blocks ----------------------------------------------------------------------
 
     def _joined(self, text: str) -> list[Span]:
-        """Token spans in the join of a line's last run and the next line's first (see blocks.wrapped)."""
+        """Token spans in the join of a line's last run and the next line's first (see wrap.wrapped)."""
         ids = self._pre.ids(text)
         if ids is not None and not ids:
             return []

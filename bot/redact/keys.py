@@ -174,6 +174,18 @@ PLAIN_KEYS = frozenset(
     ]
 )
 ML_WORDS = _ML_TOKEN_WORDS
+# Words of training and inference settings (Hydra/OmegaConf keys): ``token_level_loss``, ``secret_batch``,
+# ``tensor_parallel_size``. A key with one of them and a number or a short plain word as its value is a
+# setting, even when it also holds a key word (see structure.is_setting).
+SETTING_WORDS = frozenset(
+    [
+        *("size", "sizes", "length", "len", "batch", "batches", "parallel", "level", "levels", "loss", "losses"),
+        *("lr", "coef", "coeff", "clip", "kl", "ratio", "step", "steps", "weight", "weights", "scale", "temperature"),
+        *("penalty", "warmup", "chunk", "chunks", "epoch", "epochs", "dim", "dims", "heads", "layers", "dropout"),
+        *("decay", "threshold", "factor", "budget", "topk", "topp", "micro", "mini", "gpu", "gpus", "reward"),
+        *("window", "stride", "capacity", "utilization", "entropy", "mean", "agg", "norm", "bonus", "frac"),
+    ]
+)
 # Session cookies by their usual names: the value is a logged-in session.
 _COOKIE_KEYS = frozenset(["sessionid", "jsessionid", "phpsessid", "sessid", "connectsid", "gitlabsession", "sid"])
 _PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "pw", "passwort"])

@@ -10,7 +10,7 @@ import base64
 import binascii
 import re
 
-from bot.redact.allow import is_benign, is_placeholder, looks_secret
+from bot.redact.allow import is_benign, is_file_path, is_placeholder, is_setting, looks_secret
 from bot.redact.keys import KeyClass, classify
 
 __all__ = ["KEY_WORDS", "KeyClass", "classify", "is_name_line", "pending_name", "scan_line", "value_line"]
@@ -139,6 +139,8 @@ def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]
         return []
     if line.endswith(_PATH_FLAGS, 0, key_start):
         return []  # "--from-file=token=/run/secrets/token": the value is where the secret lives
+    if key_start > 0 and line[key_start - 1] == "/" and not line.startswith("://", max(0, key_start - 3)):
+        return []  # "open /etc/passwd: permission denied": a file's name, not a key
     anchored = _LINE_START.match(line, 0, key_start) is not None and not sep.isspace()
     quote = _open_quote(line, key_start)
     span = _value_span(line, m.end(), anchored=anchored, quote=quote, cookie=cls.kind == "cookie")
@@ -208,6 +210,8 @@ def _keep(value: str, cls: KeyClass, key: str) -> bool:
     if key.lower().lstrip("-") in {"pwd", "oldpwd"} and value.startswith(("/", "~")):
         return True  # the shell's working directory
     if len(value) < _MIN_LEN.get(cls.kind, 1):
+        return True
+    if is_setting(key, value) or is_file_path(value):
         return True
     if cls.strong:
         return value.startswith(("sha256:", "sha512:")) and is_benign(value)
