@@ -62,10 +62,21 @@ class LogFile:
     data: bytes = b""
     sections: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    base: int | None = None  # file offset of data[0] when no line was cut (a section is then a range of the file)
+    stamp: tuple[int, int] = (0, 0)  # size and mtime of the file when read
 
     def text(self, section: Section) -> str:
-        # Keep "\r" as it is (tqdm redraws): universal newlines would shift every line number after it.
-        return self.data[section.start:section.end].decode("utf-8", errors="replace")
+        return _decode(memoryview(self.data)[section.start:section.end])
+
+
+def _decode(data: bytes | memoryview) -> str:
+    # Keep "\r" as it is (tqdm redraws): universal newlines would shift every line number after it.
+    return str(data, "utf-8", errors="replace")
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
 
 
 def _size(n: int) -> str:
@@ -161,24 +172,30 @@ def read_log_file(path: Path, display: str, *, max_bytes: int = MAX_LOG_BYTES,
                   max_line: int = MAX_LINE_BYTES) -> LogFile:
     """Sections of one `logs.txt`/`previous-logs.txt`; raises BundleError (one line) when it cannot be read."""
     try:
+        stamp = _stamp(path)
         data, size = _read_tail(path, max_bytes)
     except OSError as exc:
         raise BundleError(f"{display}: cannot read: {exc}") from exc
     notes = []
     head_cut = size > len(data)
+    base = size - len(data)
     if head_cut:
-        data = _after_cut(data)
+        cut = _after_cut(data)
+        base += len(data) - len(cut)
+        data = cut
         notes.append(f"{display}: {_size(size)}, only its last {_size(max_bytes)} read")
     data, long_lines = cut_long_lines(data, max_line)
     if long_lines:
         notes.append(f"{display}: {long_lines} line(s) longer than {_size(max_line)} cut to their first "
                      f"{_size(max_line)}")
-    return LogFile(data, _sections(data, head_cut=head_cut, long_lines=bool(long_lines)), notes)
+    return LogFile(data, _sections(data, head_cut=head_cut, long_lines=bool(long_lines)), notes,
+                   base=None if long_lines else base, stamp=stamp)
 
 
 class LogFiles:
-    """Reads sections of log files again on demand. One file's bytes are kept between calls (the sections of
-    a pod's file are asked for one after the other); thread-safe, for a bot diagnosing on several threads."""
+    """Reads sections of log files again on demand: a section's own byte range of the file, or, in a file whose
+    long lines were cut (or that changed since), the file bounded again - kept for the next section asked for
+    (a pod's sections are asked for one after the other). Thread-safe: the bot diagnoses on several threads."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -193,16 +210,17 @@ class LogFiles:
             self._last = (path, read)
         return read
 
-    def keep(self, path: Path, read: LogFile) -> None:
-        with self._lock:
-            self._last = (path, read)
+    def loader(self, path: Path, display: str, read: LogFile, index: int) -> Callable[[], str]:
+        section, base, stamp = read.sections[index], read.base, read.stamp
 
-    def loader(self, path: Path, display: str, index: int) -> Callable[[], str]:
         def load() -> str:
-            read = self._file(path, display)
-            return read.text(read.sections[index]) if index < len(read.sections) else ""
+            try:
+                if base is not None and _stamp(path) == stamp:
+                    with path.open("rb") as fh:
+                        fh.seek(base + section.start)
+                        return _decode(fh.read(section.end - section.start))
+            except OSError as exc:
+                raise BundleError(f"{display}: cannot read: {exc}") from exc
+            again = self._file(path, display)
+            return again.text(again.sections[index]) if index < len(again.sections) else ""
         return load
-
-    def forget(self) -> None:
-        with self._lock:
-            self._last = None

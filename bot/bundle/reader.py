@@ -107,11 +107,10 @@ class _Reader:
             display = str(path.relative_to(self.root))
             read = read_log_file(path, display)
             self.cut.extend(read.notes)
-            self.files.keep(path, read)
             for index, section in enumerate(read.sections):
                 source = LogSource(cluster=cluster, namespace=namespace, pod=pod_dir.name,
                                    container=section.container, previous=previous)
-                self.logs.append(LogExcerpt.lazy(source=source, load=self.files.loader(path, display, index),
+                self.logs.append(LogExcerpt.lazy(source=source, load=self.files.loader(path, display, read, index),
                                                  truncated=section.truncated))
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:

@@ -34,9 +34,11 @@ RUN = "Executing run script..."
 WORKER_EXIT = re.compile(r"Ray worker process exited with code (-?\d+)")
 JOIN, COUNT, EXITED = "nodes to join the Ray cluster", "Current node count", "Ray worker process exited"
 MASK_OPEN = "[REDACTED:"
-# Every literal `Markers.scan` and `masks` look for: one multi-literal scan can tell which a log holds at all.
+TEMP_DIR_LITERALS = ("--temp-dir", "RAY_TEMP_DIR=")  # what the Ray temp-dir signal looks for in a log's head
+# Every literal `Markers.scan`, `masks` and `holds` callers look for: one multi-literal scan can tell which a
+# log holds at all, and a literal it does not hold is never searched for.
 VIEW_LITERALS = (RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
-                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN)
+                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS)
 
 # Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
 ERROR_LINE = re.compile(
@@ -79,15 +81,17 @@ class LogLine:
 class LogView:
     """One container log with lazily located markers.
 
-    The text is read from the excerpt when first needed. `survey()` computes, in one visit, what every log is
-    asked for (markers, credentials, masks, its head); `release()` then drops the text of a log that can be
-    read again (a bundle's file), so logs are held one at a time. Later questions read it again."""
+    The text is read from the excerpt when first needed. `survey()` computes, in one visit, what every log
+    is asked for (markers, credentials, masks, which literals it holds); `release()` then drops the text of
+    a log that can be read again (a bundle's file), so logs are held one at a time. Later questions read it
+    again."""
 
     excerpt: LogExcerpt
     scan: Callable[[str], list[Detection]]  # the redactor's scan(), passed down from the composition root
     _line_cache: dict[int, int] = field(default_factory=dict, repr=False)
     memo: dict[object, Any] = field(default_factory=dict, repr=False)  # answers of the layers above, per log
     _text: str | None = field(default=None, init=False, repr=False)
+    _present: frozenset[str] | None = field(default=None, init=False, repr=False)
 
     @property
     def text(self) -> str:
@@ -102,13 +106,20 @@ class LogView:
             self._text = None
 
     def survey(self, present: frozenset[str] | None = None) -> None:
-        """Compute what is asked of every log while its text is at hand. `present`: see `Markers.scan`."""
+        """Compute what is asked of every log while its text is at hand. `present`: which of VIEW_LITERALS
+        the text holds, from a scan that already read it (see `Markers.scan`)."""
+        if present is not None:
+            self._present = present
         if "markers" not in self.__dict__:
             self.__dict__["markers"] = Markers.scan(self, present)  # the cached_property's own slot
-        if present is not None and MASK_OPEN not in present:
-            self.__dict__.setdefault("masks", [])
-        for name in ("detections", "masks", "head"):
+        for name in ("detections", "masks"):
             getattr(self, name)
+
+    def holds(self, literal: str) -> bool:
+        """`literal in text`, answered without the text for VIEW_LITERALS once surveyed."""
+        if self._present is not None and literal in VIEW_LITERALS:
+            return literal in self._present
+        return literal in self.text
 
     @cached_property
     def head(self) -> str:
@@ -118,9 +129,9 @@ class LogView:
     @cached_property
     def masks(self) -> list[tuple[int, str]]:
         """(line, kind) of each `[REDACTED:<kind>]` mask: a snapshot written by the bot shows where values were."""
-        text = self.text
-        if MASK_OPEN not in text:
+        if not self.holds(MASK_OPEN):
             return []
+        text = self.text
         return [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in MASK.finditer(text)]
 
     def find(self, needle: str, start: int = 0) -> int:

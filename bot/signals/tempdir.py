@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from bot.scope.hits import EvidenceItem, Hit, log_at, log_item
+from bot.scope.logview import TEMP_DIR_LITERALS
 from bot.signals.base import SignalContext, signal
 from bot.signals.stages import reached_at
 
@@ -62,7 +63,9 @@ def temp_dirs(ctx: PodCtx) -> tuple[list[str], str]:
     for view in ctx.logs:
         # The wrapper and a `set -x` prepare script print the command line and exports first: read the head
         # of each log only, never the whole of a long training log.
-        head = view.head  # computed once per log (its first HEAD_CHARS characters)
+        if not any(view.holds(lit) for lit in TEMP_DIR_LITERALS):
+            continue  # known from the survey: the text is not read again
+        head = view.head
         m = TEMP_FLAG.search(head) if "--temp-dir" in head else None
         if m is None and "RAY_TEMP_DIR=" in head:
             m = TEMP_EXPORT.search(head)
