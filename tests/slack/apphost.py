@@ -32,6 +32,7 @@ from bot.service import Service
 from bot.settings import ChannelBinding, Settings
 from bot.slack.app import create_app
 from bot.slack.deps import AlertOps, Deps
+from bot.slack.engine import Engine
 from bot.slack.runtime import BotProcess
 from bot.slack.wiring import build
 from bot.sources import BundleSource
@@ -92,7 +93,9 @@ class AppHost:
     def __init__(self, *, slack: SlackStandIn, bundle: Path, store: Store, runbook: Runbook,
                  channels: Mapping[str, ChannelBinding] | None = None, admin_channel: str | None = None,
                  admin_usergroup: str | None = None, extra_patterns: list[str] | None = None,
-                 socket_mode: bool = False, alerts: AlertOps | None = None, workers: int = 4) -> None:
+                 socket_mode: bool = False, alerts: AlertOps | None = None, workers: int = 4,
+                 engine: Callable[[Settings, Path], Engine] | None = None) -> None:
+        """`engine(settings, bundle)`: where diagnoses run (worker processes, say); by default in the pool's threads."""
         self.slack = slack
         self.settings = make_settings(channels={CHANNEL: EVERYWHERE} if channels is None else channels,
                                       admin_channel=admin_channel, admin_usergroup=admin_usergroup,
@@ -104,7 +107,7 @@ class AppHost:
         self.process: BotProcess = build(settings=self.settings, redactor=self.redactor, service=service,
                                          source=BundleSource(bundle), store=store, metrics=Metrics(process=False),
                                          pool=self.pool, socket_mode=socket_mode, host="127.0.0.1", port=0,
-                                         grace=10.0)
+                                         grace=10.0, engine=engine(self.settings, bundle) if engine else None)
         self.deps: Deps = self.process.deps
         if alerts is not None:
             self.deps.alerts = alerts
