@@ -10,11 +10,12 @@ from bot.diagnose.facts import first_error, gather_facts, retried_cause
 from bot.diagnose.gaps import find_gaps
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger, prefilter_all
+from bot.diagnose.narrow import Narrow
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.models import Evidence, Target, TargetKind
 from bot.redact import Redactor
-from bot.runbook.schema import Case, Runbook, Trigger
+from bot.runbook.schema import Case, Runbook
 from bot.scope.hits import EvidenceItem, Hit, LogAt, clip
 from bot.scope.logtime import line_time
 from bot.scope.logview import LogView
@@ -45,35 +46,8 @@ def _signal_hits(name: str, sc: SignalContext) -> list[Hit]:
     return sc.cache[name]
 
 
-class _Narrow:
-    """Which pods can match a trigger at all, from one pass over the prefilter's candidates and the events: the
-    case loop then visits only those, not every pod for every condition."""
-
-    def __init__(self, pods: list[PodCtx], candidates: dict[int, dict[str, int]], matcher: LogMatcher) -> None:
-        self.matcher = matcher
-        self.with_candidate: dict[str, set[str]] = {}
-        self.with_event: dict[tuple[str, str], set[str]] = {}  # (involved kind, reason) -> pods
-        for ctx in pods:
-            for view in ctx.logs:
-                for pattern in candidates.get(id(view), {}):
-                    self.with_candidate.setdefault(pattern, set()).add(ctx.key)
-            for ev in ctx.events:
-                self.with_event.setdefault((ev.involved_object.kind, ev.reason), set()).add(ctx.key)
-
-    def pods(self, trigger: Trigger, pods: list[PodCtx]) -> list[PodCtx]:
-        if trigger.log is not None and self.matcher.covers(trigger.log):
-            keys = self.with_candidate.get(trigger.log.pattern.pattern, set())
-            pods = [c for c in pods if c.key in keys]
-        if trigger.event is not None:
-            cond = trigger.event
-            keys = set().union(*(k for (kind, reason), k in self.with_event.items()
-                                 if kind == cond.kind and cond.reason.search(reason)))
-            pods = [c for c in pods if c.key in keys]
-        return pods
-
-
 def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
-               candidates: dict[int, dict[str, int]], others: list[PodCtx], narrow: _Narrow) -> list[Hit]:
+               candidates: dict[int, dict[str, int]], others: list[PodCtx], narrow: Narrow) -> list[Hit]:
     hits: list[Hit] = []
     for trigger in case.when:
         if trigger.signal is not None:
@@ -253,7 +227,7 @@ def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Tar
     matcher = _matcher(runbook)
     candidates = prefilter_all(matcher, [v for c in scope.pods for v in c.logs])
     orphan_events = [PodCtx(name=target.name, cluster="", namespace="", events=scope.events)] if scope.events else []
-    narrow = _Narrow(scope.pods + orphan_events, candidates, matcher)
+    narrow = Narrow(scope.pods + orphan_events, candidates, matcher)
     matched: dict[str, list[Hit]] = {}
     for case in runbook.cases.values():
         hits = _case_hits(case, scope, sc, matcher, candidates, orphan_events, narrow)
