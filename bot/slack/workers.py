@@ -128,24 +128,27 @@ class WorkerEngine:
         proc = self._checkout()
         finished = False
         try:
-            proc.conn.send(task)
+            _send(proc, task)
             while True:
-                event = proc.conn.recv()
+                event = _recv(proc)
                 kind = event[0]
                 if kind == "located":
-                    proc.conn.send("go" if gate(event[1]) else "stop")
+                    try:
+                        go = gate(event[1])
+                    except Exception:  # Slack down for the root post, say: the worker stops and stays
+                        _send(proc, "stop")
+                        finished = _recv(proc)[0] == "stopped"
+                        raise
+                    _send(proc, "go" if go else "stop")
                 elif kind == "progress":
                     with contextlib.suppress(Exception):  # an edit is cosmetic
                         on_progress(event[1])
-                elif kind == "kube":
-                    if self._on_kube is not None:
+                elif kind == "kube" and self._on_kube is not None:
+                    with contextlib.suppress(Exception):  # a metric
                         self._on_kube(event[1], event[2], event[3])
-                else:
+                elif kind != "kube":
                     finished = True
                     return _result(event)
-        except (EOFError, OSError) as exc:
-            code = proc.process.exitcode if not proc.process.is_alive() else None
-            raise WorkerLost(f"the diagnosis worker ended mid-way (exit code {code})") from exc
         finally:
             self._checkin(proc, finished=finished)
 
@@ -216,6 +219,7 @@ class WorkerEngine:
                     self._live.add(proc)
                     self._idle.put(proc)
                     self._failure = None
+            self._log.info("diagnosis worker started", extra={"pid": proc.process.pid})
             if not self._closed.is_set():
                 self._changed()
                 return
@@ -258,6 +262,23 @@ class WorkerEngine:
             proc.conn.close()
 
         threading.Thread(target=end, name="worker-end", daemon=True).start()
+
+
+def _send(proc: _Proc, message: object) -> None:
+    try:
+        proc.conn.send(message)
+    except (EOFError, OSError) as exc:
+        raise WorkerLost(f"the diagnosis worker ended mid-way (exit code {proc.process.exitcode})") from exc
+
+
+def _recv(proc: _Proc) -> tuple[Any, ...]:
+    try:
+        event = proc.conn.recv()
+    except (EOFError, OSError) as exc:
+        proc.process.join(1.0)
+        raise WorkerLost(f"the diagnosis worker ended mid-way (exit code {proc.process.exitcode})") from exc
+    assert isinstance(event, tuple)
+    return event
 
 
 def _never(where: Location) -> bool:

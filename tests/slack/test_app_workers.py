@@ -104,3 +104,18 @@ def test_a_worker_past_its_memory_cap_is_replaced_between_tasks(slack: SlackStan
         assert second != first
         assert host.command(f"diagnose {JOB}", channel="C0AGAIN").status == 200
         host.wait_answered("C0AGAIN", timeout=30)
+
+
+def test_a_gate_that_fails_stops_the_task_and_keeps_the_worker(host: AppHost) -> None:
+    """Slack down for the root post: the ask fails, the worker is told to stop and serves the next ask."""
+    engine = engine_of(host)
+    [pid] = engine.pids()
+
+    def down(where: Location) -> bool:
+        raise ConnectionError("Slack unreachable")
+
+    with pytest.raises(ConnectionError):
+        engine.investigate(Target.parse(JOB, ""), lang="en", gate=down, on_progress=lambda state: None)
+    assert engine.pids() == [pid]
+    diag = engine.diagnose(Target.parse(JOB, ""))
+    assert diag.findings[0].case.id == "rlark.ray.head-unreachable" and engine.pids() == [pid]
