@@ -30,6 +30,7 @@ G_TOOL = _BASE + 9  # credentials placed by a command or call (commands.py)
 G_CJK = _BASE + 10  # Chinese key words, full-width separators (cjk.py)
 G_KSECRET = _BASE + 11  # a Kubernetes Secret's data:/stringData: (every value is secret)
 G_URLENC = _BASE + 12  # URL-encoded text worth decoding (no key shows through the encoding)
+G_WEAKKEY = _BASE + 13  # a weak "..._key" with a value that may look secret (the pattern itself checks it)
 TOKEN_GROUPS = frozenset(range(_BASE))
 
 # Key words also looked for inside base64 (case variants, since base64 is case-sensitive).
@@ -261,6 +262,20 @@ def _packed(head: str, alts: Sequence[str]) -> list[str]:
     return out
 
 
+# Words before a last segment "key" that make classify call it strong: anywhere in the key (``api``,
+# ``private``, ``wandb``, ``pw``) or right before it (``access_key``, ``signing_key``, ``client_key`` ...).
+# Key words of KEY_WORDS in an earlier segment are found by the other patterns.
+_STRONG_BEFORE_KEY = ("api", "private", "wandb", "pw")
+_STRONG_KEY_ENDS = ("access", "signing", "encryption", "master", "account", "client", "tls", "ssl")
+WEAK_KEY = r"[_.\-](?:key|KEY|Key)"
+# What a weak key's value must be able to be (see _value_may_look_secret): a run of 24, or one holding two
+# character classes (or a non-ASCII byte) within its first 24 characters.
+WEAK_VALUE = (
+    r"[ \t]*(?:\\*[\"'])?(?:[^ \t\n]{24}|[^ \t\n]{0,22}"
+    r"(?:[a-z][^ \t\n]{0,22}[A-Z0-9]|[A-Z][^ \t\n]{0,22}[a-z0-9]|[0-9][^ \t\n]{0,22}[A-Za-z]|[^\x00-\x7f]))"
+)
+
+
 @lru_cache(maxsize=2)
 def key_tails(flag: bool = False) -> tuple[str, ...]:
     """Regexes for the end of a key holding a key word, up to its separator, leaving out keys whose
@@ -289,6 +304,7 @@ def key_tails(flag: bool = False) -> tuple[str, ...]:
     for word in PLAIN_KEYS:
         plain |= _case_forms(word) | {word}
     tokens = _case_forms("token")
+    keys = _case_forms("key")
     after: list[str] = []  # after a separator; a bare "token" only below, to check the segment before it
     for word in KEY_WORDS:
         excl = {r for r in rejects if r.lower().startswith(word)}
@@ -296,8 +312,13 @@ def key_tails(flag: bool = False) -> tuple[str, ...]:
         # word: Hyperscan then anchors each on its word instead of on every letter opening a word.
         whole = _not_in(excl | {p for p in plain if p.lower().startswith(word)}, word)
         out.extend(_packed(r"(?:^|[^A-Za-z0-9_.\-])", whole))
-        after.extend(_not_in(excl | (tokens if word == "token" else set()), word))
+        after.extend(_not_in(excl | (tokens if word == "token" else set()) | (keys if word == "key" else set()), word))
     out.extend(_packed(r"[_.\-]", after))
+    # a last segment "key" after a separator: a secret's whatever its value after the words that make it
+    # strong, else (``cache_key``, ``sort_key``, ``full_key``) only when its value can look like a credential
+    key = "(?:key|KEY|Key)"
+    out.append(rf"(?i:{'|'.join(_STRONG_BEFORE_KEY)})[A-Za-z0-9_.\-]*[_.\-]{key}")
+    out.append(rf"(?i:{'|'.join(_STRONG_KEY_ENDS)})[_.\-]+{key}")
     # "..._token" after a segment that is no ML word (``pad_token``, ``eos_token``: classify rejects them)
     ml: set[str] = set()
     for word in ML_WORDS:
@@ -374,6 +395,7 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     broad = rf"(?i:{words}){chars}{sep}"
     broad_flag = rf"-{chars}(?i:{words}){chars}(?:[ \t+]|%20)"
     pats.extend(Pattern(tail + sep, G_STRUCT, fallback=broad) for tail in key_tails())
+    pats.append(Pattern(WEAK_KEY + sep + WEAK_VALUE, G_WEAKKEY, fallback=broad))
     # a flag's value follows whitespace, URL-encoded as "%20" or "+" inside a query string
     pats.extend(Pattern(tail + r"(?:[ \t+]|%20)", G_STRUCT, fallback=broad_flag) for tail in key_tails(flag=True))
     pats.append(Pattern(rf"name\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?{chars}(?:{words})", G_NAME, caseless=True))

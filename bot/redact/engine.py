@@ -31,6 +31,7 @@ from bot.redact.catalog import (
     G_STRUCT,
     G_TOOL,
     G_URL,
+    G_WEAKKEY,
     TOKEN_GROUPS,
     build,
 )
@@ -190,7 +191,7 @@ class Redactor:
             target = "v" if "v" in rule.regex.groupindex else 0
             for m in rule.regex.finditer(line):
                 spans.append(Span(m.start(target), m.end(target), rule.kind, PRIO_TOKEN))
-        keys = ids is None or G_STRUCT in ids or G_NAME in ids
+        keys = ids is None or G_STRUCT in ids or G_NAME in ids or G_WEAKKEY in ids
         shapes = ids is None or G_CMD in ids
         if keys or shapes:
             spans.extend(structure.scan_line(line, keys=keys, shapes=shapes))

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.redact import Redactor
-from bot.redact.catalog import G_STRUCT
+from bot.redact.catalog import G_STRUCT, G_WEAKKEY
 from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
 from bot.redact.structure import KEY_WORDS, scan_line
 
@@ -64,8 +64,28 @@ def test_every_key_the_structure_layer_masks_is_a_candidate(key: str, value: str
     line = before + shape.format(k=key, v=value) + " rest"
     if scan_line(line, keys=True, shapes=False):
         ids = REDACTOR._pre.ids(line)
-        assert ids is not None and G_STRUCT in ids, f"prefilter missed {line!r}"
+        assert ids is not None and {G_STRUCT, G_WEAKKEY} & ids, f"prefilter missed {line!r}"
         assert REDACTOR._pre.lines(line.encode()), f"no candidate line for {line!r}"
+
+
+_KEY_LAST = ["cache", "sort", "full", "config", "lookup", "api", "wandb", "pw", "access", "private", "signing"]
+_KEY_LAST += ["encryption", "master", "account", "client", "tls", "ssl", "my_api", "x.private.ssh", "ssh", "rsa"]
+
+
+_KEY_VALUES = ["Abc123XyzQ9", "train/loss", "abcdefgh", "x", "a1", "0123456789abcdef01234567", "密钥值"]
+
+
+@pytest.mark.parametrize("before", _KEY_LAST)
+@pytest.mark.parametrize("sep", ["_", ".", "-", "__"])
+@pytest.mark.parametrize("key", ["key", "KEY", "Key"])
+@pytest.mark.parametrize("value", _KEY_VALUES)
+@pytest.mark.parametrize("shape", _SHAPES[:5])
+def test_a_last_key_segment_is_a_candidate_when_masked(before: str, sep: str, key: str, value: str, shape: str) -> None:
+    """``..._key``: strong after some words (any value), weak otherwise (a value that can look secret)."""
+    line = shape.format(k=before + sep + key, v=value) + " rest"
+    if scan_line(line, keys=True, shapes=False):
+        ids = REDACTOR._pre.ids(line)
+        assert ids is not None and {G_STRUCT, G_WEAKKEY} & ids, f"prefilter missed {line!r}"
 
 
 _ENCODED = (
