@@ -256,10 +256,9 @@ class Markers:
         text = view.text
         near = text.find(JOIN) if has(JOIN) else -1
         waiting = WAITING_NODES.search(text, max(near - 40, 0)) if near >= 0 else None
-        counts = list(NODE_COUNT.finditer(text)) if has(COUNT) else []
+        count_m = _last(NODE_COUNT, COUNT, text) if has(COUNT) else None
         # The last exit line counts: a restarted wrapper prints one per worker process.
-        exits = list(WORKER_EXIT.finditer(text)) if has(EXITED) else []
-        exit_m = exits[-1] if exits else None
+        exit_m = _last(WORKER_EXIT, EXITED, text) if has(EXITED) else None
         wait_last = view.rfind(WAIT_HEAD) if has(WAIT_HEAD) else -1
         return cls(
             rank=pos(RANK),
@@ -267,7 +266,7 @@ class Markers:
             cli_missing=pos(CLI_MISSING),
             waiting=waiting.start() if waiting else None,
             expected_nodes=int(waiting.group(1)) if waiting else None,
-            last_count=int(counts[-1].group(1)) if counts else None,
+            last_count=int(count_m.group(1)) if count_m else None,
             check_failed=pos(CHECK_FAILED),
             check_passed=waiting is not None and any(has(p) for p in CHECK_PASSED),
             ready=pos(READY),
@@ -279,3 +278,17 @@ class Markers:
             worker_exit=exit_m.start() if exit_m else None,
             worker_exit_code=int(exit_m.group(1)) if exit_m else None,
         )
+
+
+def _last(pattern: re.Pattern[str], literal: str, text: str) -> re.Match[str] | None:
+    """The last match of `pattern` (which starts with `literal`), found from the end of the text: what
+    `list(pattern.finditer(text))[-1]` is, without reading the whole text."""
+    end = len(text)
+    while True:
+        pos = text.rfind(literal, 0, end)
+        if pos < 0:
+            return None
+        m = pattern.match(text, pos)
+        if m is not None:
+            return m
+        end = pos + len(literal) - 1
