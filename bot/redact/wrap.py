@@ -62,6 +62,8 @@ def wrapped(
     # the head alone is no token: one only when joined with the tail (the family's shape crosses the cut)
     if head is None or len(head.group()) < 4 or len(tail) < 2:
         return []
+    if not (_tokenish(tail) or _tail_alone(tail, len(line)) or (len(head.group()) >= 12 and _tokenish(head.group()))):
+        return []  # neither half looks like part of a token: not worth the joined check
     joined = head.group() + tail
     cut = len(head.group())
     out: list[Span] = []
