@@ -133,7 +133,7 @@ def worker_main(conn: Connection, spec: WorkerSpec) -> None:
         with contextlib.suppress(OSError):
             conn.send(("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
         return
-    gc.collect()
+    _give_back_memory()  # what building the runtime used and dropped (the prefilter's compilation)
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     conn.send(("ready", os.getpid()))

@@ -4,8 +4,9 @@ a time, so collection, diagnosis, rendering and redaction never hold the interpr
 The calling thread (a thread of the bounded diagnosis pool) checks a worker out, talks to it over its pipe
 (location -> the flow's gate -> progress -> answer) and checks it back in. A worker that dies mid-task fails
 that one task (`WorkerLost`) and is replaced; a worker is also replaced, between tasks, after `max_tasks`
-tasks or once its resident memory passed `max_rss_mib` (the evidence of a thousand-pod job), so memory
-returns to where it started. Processes come from a forkserver that has the engine imported already.
+tasks or once its resident memory grew past its start-up size by more than `max_growth_mib` (what the
+evidence of a thousand-pod job leaves behind), so memory returns to where it started. Processes come from
+a forkserver that has the engine imported already.
 
 `concurrent.futures.ProcessPoolExecutor` is not used: on Python 3.11 its `max_tasks_per_child` deadlocks once
 tasks queue up (CPython gh-115634), one killed worker breaks the whole executor, and its tasks cannot talk to
@@ -43,6 +44,7 @@ class _Proc:
     process: BaseProcess
     conn: Connection
     tasks: int = 0
+    base_rss: float = 0.0  # its size once started: the runtime, before any evidence
 
 
 def rss_mib(pid: int | None) -> float:
@@ -58,10 +60,12 @@ def rss_mib(pid: int | None) -> float:
 
 class WorkerEngine:
     def __init__(self, spec: WorkerSpec, *, workers: int = 4, max_tasks: int = 200, max_rss_mib: float = 400.0,
-                 start_timeout: float = 60.0, wait_timeout: float = 600.0, on_kube: OnKube | None = None,
-                 log: logging.Logger | None = None) -> None:
+                 max_growth_mib: float = 32.0, start_timeout: float = 60.0, wait_timeout: float = 600.0,
+                 on_kube: OnKube | None = None, log: logging.Logger | None = None) -> None:
+        """A worker is replaced between tasks after `max_tasks`, past `max_rss_mib`, or once it grew more than
+        `max_growth_mib` past its size at start (what a thousand-pod job leaves behind, freed or not)."""
         self._spec, self._size = spec, workers
-        self._max_tasks, self._max_rss = max_tasks, max_rss_mib
+        self._max_tasks, self._max_rss, self._max_growth = max_tasks, max_rss_mib, max_growth_mib
         self._start_timeout, self._wait_timeout = start_timeout, wait_timeout
         self._on_kube = on_kube
         self._log = log or logging.getLogger("rlark_bot.workers")
@@ -172,7 +176,7 @@ class WorkerEngine:
             self._start_soon()
             return
         rss = rss_mib(proc.process.pid)
-        if proc.tasks >= self._max_tasks or rss > self._max_rss:
+        if proc.tasks >= self._max_tasks or rss > self._max_rss or rss - proc.base_rss > self._max_growth:
             self._log.info("diagnosis worker recycled", extra={"tasks": proc.tasks, "rss_mib": round(rss)})
             self._forget(proc)
             self._retire(proc, gently=True)
@@ -244,6 +248,7 @@ class WorkerEngine:
         if hello[0] != "ready":
             self._retire(proc, gently=False)
             raise WorkerLost(str(hello[1]))
+        proc.base_rss = rss_mib(process.pid)
         return proc
 
     def _forget(self, proc: _Proc) -> None:
