@@ -124,8 +124,9 @@ def cut_long_lines(data: bytes, limit: int = MAX_LINE_BYTES) -> tuple[bytes, int
 def _read_tail(path: Path, limit: int) -> tuple[bytes, int]:
     with path.open("rb") as fh:
         size = fh.seek(0, 2)
-        fh.seek(max(size - limit, 0))
-        return fh.read(limit), size
+        start = max(size - limit, 0)
+        fh.seek(start)
+        return fh.read(size - start), size  # the exact size: read(limit) would allocate `limit` bytes first
 
 
 def _after_cut(data: bytes) -> bytes:
@@ -139,18 +140,35 @@ def _after_cut(data: bytes) -> bytes:
     return data[skip:]
 
 
+_START_TEXT = b"==== START logs for container "
+
+
+def _next_start(data: bytes, pos: int) -> re.Match[bytes] | None:
+    """`_START_B.search(data, pos)`, found by its fixed text first (a regex anchored at line starts would
+    be tried at every line of the file)."""
+    while True:
+        at = data.find(_START_TEXT, pos)
+        if at < 0:
+            return None
+        if at == 0 or data[at - 1] == 0x0A:
+            m = _START_B.match(data, at)
+            if m is not None:
+                return m
+        pos = at + 1
+
+
 def _sections(data: bytes, *, head_cut: bool, long_lines: bool) -> list[Section]:
     """kubectl's sections, as `split_sections` finds them, in byte offsets of `data`."""
     out: list[Section] = []
     pos = 0
-    first = _START_B.search(data)
+    first = _next_start(data, 0)
     if head_cut:
         # The end of a section whose START line was not read, named by its END line.
         end = _ANY_END_B.search(data, 0, first.start() if first else len(data))
         if end is not None:
             out.append(Section(end["c"].decode("utf-8", "replace"), 0, end.start(), True))
             pos = end.end()
-    m = _START_B.search(data, pos) if pos else first
+    m = _next_start(data, pos) if pos else first
     matched = False
     while m is not None:
         matched = True
@@ -162,7 +180,7 @@ def _sections(data: bytes, *, head_cut: bool, long_lines: bool) -> list[Section]
         out.append(Section(container, body, len(data) if end_at < 0 else end_at, cut_here or long_lines))
         if end_at < 0:
             break
-        m = _START_B.search(data, end_at + len(marker))
+        m = _next_start(data, end_at + len(marker))
     if not matched and not out and data[pos:].decode("utf-8", errors="replace").strip():
         out.append(Section(UNKNOWN_CONTAINER, pos, len(data), head_cut or long_lines))
     return out

@@ -146,6 +146,9 @@ class LogMatcher:
         "NCCL WARN" on a harmless plugin warning) sends Hyperscan on from the next line, not `re` through
         the rest of a large log. The answer `survey` found while it had the text is reused.
         """
+        pat = cond.pattern.pattern
+        if pat in self._hs_patterns and pat not in candidates:
+            return None  # the prefilter proved it (the common case): nothing to look up
         key = _key(cond)
         if key in view.memo:
             answer: int | None = view.memo[key]
