@@ -48,6 +48,7 @@ MAX_PEM = 64 * 1024  # larger than any private key; bounds how far a BEGIN looks
 LOOKAHEAD_LINES = 3  # a Kubernetes env "name:" line's "value:" follows within this many lines
 MAX_BLOCK_LINES = 2000
 MIN_ECHO, MAX_ECHO, MAX_ECHO_VALUES = 10, 4096, 256  # bounds for re-finding secret values elsewhere
+LINE_CACHE, MAX_CACHED_LINE = 4096, 2048  # findings kept per line, for lines up to this long
 
 _PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
@@ -83,6 +84,11 @@ class Redactor:
         self._extra = [re.compile(p) for p in self.settings.extra_patterns]
         self._allow = [re.compile(p) for p in self.settings.allowlist]
         self._pre = Prefilter(build(sorted(self._known)), filters=FILTERS, use_hyperscan=use_hyperscan, cache=cache)
+        # The same line comes again and again (every rank of a job prints it, progress redraws): its findings
+        # are a pure function of the line, so they are kept for the most recent lines.
+        self._line_cache: Callable[[str, frozenset[int] | None, int], tuple[Span, ...]] = lru_cache(
+            maxsize=LINE_CACHE
+        )(self._line_spans)
 
     @property
     def accelerated(self) -> bool:
@@ -183,7 +189,12 @@ class Redactor:
             spans = [s for s in spans if not any(a.fullmatch(text, s.start, s.end) for a in self._allow)]
         return _Find(spans, safe_end, open_at_end and not final)
 
-    def _line(self, line: str, ids: frozenset[int] | None, depth: int) -> list[Span]:
+    def _line(self, line: str, ids: frozenset[int] | None, depth: int) -> tuple[Span, ...]:
+        if len(line) > MAX_CACHED_LINE:
+            return self._line_spans(line, ids, depth)
+        return self._line_cache(line, ids, depth)
+
+    def _line_spans(self, line: str, ids: frozenset[int] | None, depth: int) -> tuple[Span, ...]:
         spans: list[Span] = []
         groups = TOKEN_GROUPS if ids is None else ids & TOKEN_GROUPS
         for group in sorted(groups):
@@ -209,7 +220,7 @@ class Redactor:
             spans.extend(blocks.secret_inline(line))
         if depth < MAX_DEPTH:
             spans.extend(self._decoded(line, ids, depth))
-        return spans
+        return tuple(spans)
 
     def _decoded(self, line: str, ids: frozenset[int] | None, depth: int) -> list[Span]:
         spans: list[Span] = []

@@ -128,8 +128,8 @@ def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]
     sep = m.group("sep") if "sep" in m.re.groupindex else "="
     if sep == ">" and not line.startswith("<", key_start - 1):
         return []  # only an XML element's name: <apiToken>value</apiToken>
-    if sep == "," and _open_quote(line, key_start) is None:
-        return []  # only a quoted key: System.setProperty("API_TOKEN", "value")
+    if sep == "," and (_open_quote(line, key_start) is None or not _closed_before(line, key_end, m.start("sep"))):
+        return []  # only a quoted key, closed before the comma: System.setProperty("API_TOKEN", "value")
     if sep.isspace() and not key.startswith("-"):
         return []  # "token expired": prose, not an assignment
     lower = key.lower().lstrip("-")
@@ -158,6 +158,10 @@ def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]
     if lower == "auth" and _is_userpass_b64(line[start:end]):
         kind = "docker-auth"
     return [Span(start, end, kind, PRIO_KEY)]
+
+
+def _closed_before(line: str, key_end: int, sep_start: int) -> bool:
+    return line[key_end:sep_start].rstrip(" \t").endswith(("\"", "'"))
 
 
 def _shapes(line: str) -> list[Span]:
