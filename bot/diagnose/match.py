@@ -12,7 +12,7 @@ from bot.runbook.schema import ContainerCond, EventCond, LogCond, PodCond, Trigg
 from bot.scope.hits import EvidenceItem, Hit, LogAt, clip, log_at, log_item
 from bot.scope.logview import LogView, starts_as_note
 from bot.scope.target import PodCtx
-from bot.signals.stages import INDEX, pod_stage, reached_at
+from bot.signals.stages import INDEX, has_training_signal, pod_stage, reached_at
 
 LAST = len(INDEX) - 1
 
@@ -177,5 +177,7 @@ def prefilter_all(matcher: LogMatcher, views: list[LogView]) -> dict[int, dict[s
     for view in views:
         out[id(view)], present = matcher.survey(view)
         view.survey(present)
+        if view.markers.run is not None:
+            has_training_signal(view, view.markers.run)  # asked by the stage and run-script signals
         view.release()
     return out

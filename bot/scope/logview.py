@@ -35,10 +35,11 @@ WORKER_EXIT = re.compile(r"Ray worker process exited with code (-?\d+)")
 JOIN, COUNT, EXITED = "nodes to join the Ray cluster", "Current node count", "Ray worker process exited"
 MASK_OPEN = "[REDACTED:"
 TEMP_DIR_LITERALS = ("--temp-dir", "RAY_TEMP_DIR=")  # what the Ray temp-dir signal looks for in a log's head
+DEAD_NODE_LITERALS = ("marked dead", "is dead", "has died", "marked as dead")  # Ray on a node it lost
 # Every literal `Markers.scan`, `masks` and `holds` callers look for: one multi-literal scan can tell which a
 # log holds at all, and a literal it does not hold is never searched for.
 VIEW_LITERALS = (RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
-                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS)
+                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS, *DEAD_NODE_LITERALS)
 
 # Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
 ERROR_LINE = re.compile(

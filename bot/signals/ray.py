@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bot.scope.hits import EvidenceItem, Hit, log_at, log_item
 from bot.scope.logview import LogView, Markers
 from bot.signals.base import SignalContext, main_exit, signal
-from bot.signals.stages import INDEX, TRAINING_SIGNAL, reached_at
+from bot.signals.stages import INDEX, has_training_signal, reached_at
 
 if TYPE_CHECKING:
     from bot.scope.target import PodCtx
@@ -151,7 +151,7 @@ def run_script_failed(sc: SignalContext) -> list[Hit]:
             if run is None:
                 continue
             # Once training printed progress, a later error is some other case, not a start-up failure.
-            if TRAINING_SIGNAL.search(view.text, run) is not None:
+            if has_training_signal(view, run):
                 continue
             pos = view.first_error(run)
             if pos is None:

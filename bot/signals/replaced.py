@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING
 
 from bot.scope.hits import EvidenceItem, Hit, clip
 from bot.scope.logtime import line_time
+from bot.scope.logview import DEAD_NODE_LITERALS
 from bot.signals.base import SignalContext, signal
 
 if TYPE_CHECKING:
     from bot.scope.target import PodCtx
 
 EVICTION_REASONS = ("NodeNotReady", "TaintManagerEviction", "Evicted", "Preempted", "Preempting", "NodeShutdown")
-DEAD_WORDS = ("marked dead", "is dead", "has died", "marked as dead")
+DEAD_WORDS = DEAD_NODE_LITERALS
 ADDRESS = re.compile(r"(?i)address:? (\d{1,3}(?:\.\d{1,3}){3})\b")
 
 
@@ -91,6 +92,8 @@ def _from_head_log(sc: SignalContext) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for head in (c for c in sc.scope.pods if c.is_head):
         for view in head.logs:
+            if not any(view.holds(word) for word in DEAD_WORDS):
+                continue  # known from the survey: the log is not read again
             for start, ip in _dead_addresses(view.text):
                 if ip in current:
                     continue

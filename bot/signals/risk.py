@@ -22,13 +22,18 @@ def _masks(text: str) -> Iterator[tuple[int, str]]:
         yield text.count("\n", 0, mark.start()) + 1, mark.group(1)
 
 
-def _found(sc: SignalContext, text: str) -> list[tuple[int, str]]:
-    return [(d.line, d.kind) for d in sc.scan(text)] + list(_masks(text))
+def _found(sc: SignalContext, text: str, memo: dict[str, list[tuple[int, str]]]) -> list[tuple[int, str]]:
+    """Credentials and masks in `text`; a thousand replicas carry the same env values, so `memo` scans each
+    distinct text once."""
+    if text not in memo:
+        memo[text] = [(d.line, d.kind) for d in sc.scan(text)] + list(_masks(text))
+    return memo[text]
 
 
 @signal("risk.credentials")
 def credentials(sc: SignalContext) -> list[Hit]:
     items: list[EvidenceItem] = []
+    memo: dict[str, list[tuple[int, str]]] = {}
     for ctx in sc.scope.pods:
         for view in ctx.logs:
             found = [(d.line, d.kind) for d in view.detections] + view.masks
@@ -38,7 +43,7 @@ def credentials(sc: SignalContext) -> list[Hit]:
             for c in ctx.pod.spec.containers + ctx.pod.spec.init_containers:
                 for env in c.env:
                     value = env.get("value")
-                    if isinstance(value, str) and _found(sc, f"{env.get('name', '')}={value}"):
+                    if isinstance(value, str) and _found(sc, f"{env.get('name', '')}={value}", memo):
                         items.append(EvidenceItem(f"{ctx.key}:{c.name}",
                                                   f"env {env.get('name')}: a credential in plain text (withheld)",
                                                   withheld="env-value"))
@@ -48,7 +53,7 @@ def credentials(sc: SignalContext) -> list[Hit]:
             for field_name, script in (("prepareScript", task.prepare_script), ("runScript", task.run_script)):
                 items += [EvidenceItem(f"{job.ref()}:spec.tasks[{task.name}].{field_name}",
                                        f"line {line}: a {kind} value (withheld)", withheld=kind)
-                      for line, kind in _found(sc, script)]
+                      for line, kind in _found(sc, script, memo)]
     if not items:
         return []
     unique = list(dict.fromkeys(items))

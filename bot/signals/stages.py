@@ -46,7 +46,13 @@ def reached_at(markers: Markers, pos: int) -> int:
 
 
 def has_training_signal(view: LogView, start: int) -> bool:
-    return TRAINING_SIGNAL.search(view.text, start) is not None
+    """Whether training printed progress after `start`; kept with the view (the survey asks it while it holds
+    the text, for the run marker)."""
+    key = ("training-signal", start)
+    if key not in view.memo:
+        view.memo[key] = TRAINING_SIGNAL.search(view.text, start) is not None
+    found: bool = view.memo[key]
+    return found
 
 
 def _log_stage(view: LogView) -> int:
