@@ -30,6 +30,7 @@ THREAD_MEMORY_SECONDS = 24 * 3600
 REPLY_ATTEMPTS = 4
 LOST = {"en": "the diagnosis stopped unexpectedly (its worker process ended); try again",
         "zh": "诊断意外中断（工作进程已退出），请重试"}
+FAILED = {"en": "the diagnosis failed; it has been logged", "zh": "诊断失败，已记录日志"}
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,10 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
         else:
             run.failed(LOST.get(ask.lang, LOST["en"]))
         return "worker_lost"
+    except Exception:  # a defect: the root says the diagnosis failed, the asker hears the apology
+        if run.root is not None:
+            run.failed(FAILED.get(ask.lang, FAILED["en"]))
+        raise
     finally:
         run.finish()
     if result is None:

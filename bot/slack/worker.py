@@ -25,11 +25,12 @@ import signal
 import threading
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from bot.cache import FileCache, default_cache_dir
 from bot.diagnose import Diagnosis
-from bot.errors import UserError
+from bot.errors import NotFound, SourceError, UsageError, UserError
 from bot.models import Target
 from bot.obs.logs import configure_logging
 from bot.redact import Redactor
@@ -40,6 +41,7 @@ from bot.slack.progress import SlackProgress
 from bot.sources import EvidenceSource, Location, open_source
 
 GC_THRESHOLDS = (50_000, 20, 1000)
+ERRORS: dict[str, type[UserError]] = {c.__name__: c for c in (UserError, UsageError, NotFound, SourceError)}
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,31 @@ class _Worker:
         except Exception as exc:  # a defect: logged here (redacted), the asker hears one line
             logging.getLogger("rlark_bot.worker").exception("diagnosis failed in the worker")
             self.send(("error", type(exc).__name__))
+
+
+def rss_mib(pid: int | None) -> float:
+    """`VmRSS` of a process in MiB (0 when it is gone or not on Linux)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def result_of(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | None:
+    """The parent's reading of a task's last message: the result, None for "stopped", or the error raised."""
+    kind = event[0]
+    if kind == "done":
+        value = event[1]
+        assert isinstance(value, (Answer, Diagnosis, Location))
+        return value
+    if kind == "stopped":
+        return None
+    if kind == "user_error":
+        raise ERRORS.get(str(event[1]), UserError)(str(event[2]))
+    raise RuntimeError(f"the diagnosis failed in the worker: {event[1] if len(event) > 1 else kind}")
 
 
 def _give_back_memory() -> None:

@@ -25,17 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from pathlib import Path
 from typing import Any
 
 from bot.diagnose import Diagnosis
-from bot.errors import NotFound, SourceError, UsageError, UserError
 from bot.models import Target
 from bot.slack.engine import Answer, Gate, OnProgress, WorkerLost
-from bot.slack.worker import WorkerSpec, worker_main
+from bot.slack.worker import WorkerSpec, result_of, rss_mib, worker_main
 from bot.sources import Location
 
-ERRORS: dict[str, type[UserError]] = {c.__name__: c for c in (UserError, UsageError, NotFound, SourceError)}
 OnKube = Callable[[str, str, str], None]
 
 
@@ -45,17 +42,6 @@ class _Proc:
     conn: Connection
     tasks: int = 0
     base_rss: float = 0.0  # its size once started: the runtime, before any evidence
-
-
-def rss_mib(pid: int | None) -> float:
-    """`VmRSS` of a process in MiB (0 when it is gone or not on Linux)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except (OSError, ValueError):
-        pass
-    return 0.0
 
 
 class WorkerEngine:
@@ -152,7 +138,7 @@ class WorkerEngine:
                         self._on_kube(event[1], event[2], event[3])
                 elif kind != "kube":
                     finished = True
-                    return _result(event)
+                    return result_of(event)
         finally:
             self._checkin(proc, finished=finished)
 
@@ -292,19 +278,6 @@ def _never(where: Location) -> bool:
 
 def _ignore(state: dict[str, int | str]) -> None:
     return None
-
-
-def _result(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | None:
-    kind = event[0]
-    if kind == "done":
-        value = event[1]
-        assert isinstance(value, (Answer, Diagnosis, Location))
-        return value
-    if kind == "stopped":
-        return None
-    if kind == "user_error":
-        raise ERRORS.get(str(event[1]), UserError)(str(event[2]))
-    raise RuntimeError(f"the diagnosis failed in the worker: {event[1] if len(event) > 1 else kind}")
 
 
 def wait_started(engine: WorkerEngine, *, count: int, timeout: float) -> bool:

@@ -107,6 +107,20 @@ def test_slack_down_during_a_diagnosis_then_up_answers_once(host: AppHost, slack
     assert host.command("diagnose job/ppo-franka-0412 --lang zh", channel="C0AFTER").status == 200
 
 
+def test_a_defect_mid_diagnosis_marks_the_root_failed_and_apologises(host: AppHost, slack: SlackStandIn,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a defect")
+
+    monkeypatch.setattr(host.deps.service, "diagnose", broken)
+    assert host.command(f"diagnose {JOB}").status == 200
+    host.idle(submitted=1)
+    [root] = slack.messages(CHANNEL)
+    assert "diagnosis failed" in root.text and "\n" not in root.text.strip()
+    told = slack.responses(host.last_response_url)
+    assert len(told) == 1 and "went wrong" in str(told[0]["text"])
+
+
 def test_a_request_slack_retries_is_200_and_makes_no_second_thread(host: AppHost, slack: SlackStandIn) -> None:
     body = host.command_body(f"diagnose {JOB}")
     first = host.send(body)
