@@ -12,6 +12,7 @@ import json
 import signal
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -188,4 +189,28 @@ def test_socket_mode_connects_acks_and_answers_in_a_thread(socket_mode: SocketMo
 
     assert bot.terminate(timeout=GRACE_SECONDS) == 0
     socket_mode.wait_for(lambda: socket_mode.connections == 0, timeout=5, what="the bot's connection closed")
+    assert_clean_stderr(bot, planted)
+
+
+def test_diagnoses_run_in_niced_worker_processes_that_end_with_serve(launch: Launch, slack: SlackStandIn,
+                                                                     planted: Planted) -> None:
+    bot = launch(overlay="ha")
+    bot.wait_listening()
+    bot.wait_status("/readyz", 200, timeout=READY_TIMEOUT)
+
+    def workers() -> list[int] | None:
+        pids = [int(r["pid"]) for r in bot.records() if r.get("message") == "diagnosis worker started"]
+        return pids if len(pids) >= 4 else None
+
+    started = wait_until(workers, timeout=90, what="four diagnosis workers started")
+    assert bot.proc.pid not in started and len(set(started)) == 4
+    # Field 19 of /proc/<pid>/stat is the nice value: the workers yield the CPU to the process answering Slack.
+    assert {int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16]) for pid in started} == {10}
+    body, _ = command(slack, f"diagnose {target_of(EXAMPLE)}")
+    assert bot.post("/slack/events", body, signed_headers(body, planted.signing_secret))[0] == 200
+    wait_until(lambda: audit_lines(bot, "answered"), timeout=ANSWER_TIMEOUT, what="the diagnosis answered")
+    assert_answered(slack, target_of(EXAMPLE))
+    assert bot.terminate(timeout=GRACE_SECONDS) == 0
+    wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in started), timeout=10,
+               what="the worker processes gone with serve")
     assert_clean_stderr(bot, planted)
