@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bench.redact import gitleaks_rules
 from bench.redact.corpus import ECOSYSTEM, FAMILIES, Corpus, all_families, generate
-from bot.redact import Redactor
+from bot.redact import Detection, Redactor
 
 HERE = Path(__file__).parent
 
@@ -41,6 +41,7 @@ class Score:
     lines_changed: int = 0
     clean_lines: int = 0
     eco_recall: float = 0.0
+    cpu_mbps: float = 0.0  # the same runs timed by the process's CPU time (what other load on the machine hides)
 
 
 def detect_secrets_redact(text: str) -> str:
@@ -108,17 +109,21 @@ Notes, honestly:
 REPEATS = 3  # best of N for every tool: the machine is shared, the minimum is the least disturbed run
 
 
-def _timed(fn: Callable[[str], str], text: str, reset: Callable[[], None] | None = None) -> tuple[str, float]:
-    """Best of REPEATS; ``reset`` runs before each (outside the clock) so no run profits from an earlier one."""
-    best = float("inf")
+def _timed(
+    fn: Callable[[str], str], text: str, reset: Callable[[], None] | None = None
+) -> tuple[str, float, float]:
+    """Best of REPEATS in wall and in CPU time; ``reset`` runs before each (outside the clock) so no run
+    profits from an earlier one."""
+    best = best_cpu = float("inf")
     out = ""
     for _ in range(REPEATS):
         if reset is not None:
             reset()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         out = fn(text)
         best = min(best, time.perf_counter() - start)
-    return out, best
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+    return out, best, best_cpu
 
 
 def _recall(corpus: Corpus, out: str) -> tuple[float, dict[str, int]]:
@@ -175,7 +180,7 @@ def score(
             if budget > cut:
                 break
             clean_text_lines.append(line)
-    out, seconds = _timed(fn, timed_text, reset)
+    out, seconds, cpu_seconds = _timed(fn, timed_text, reset)
     mb = len(timed_text.encode()) / 1e6
     recall_out = out if sample_mb is None else fn(planted_text)
     recall, missed = _recall(corpus, recall_out)
@@ -193,6 +198,7 @@ def score(
         lines_changed=lines,
         clean_lines=len(clean_text_lines),
         eco_recall=_eco_recall(corpus, recall_out),
+        cpu_mbps=mb / max(cpu_seconds, 1e-9),
     )
 
 
@@ -222,6 +228,11 @@ def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: boo
             f"{s.clean_lines:,}) | {s.fp_rate:.4%} ({s.fp_tokens:,} of {s.tokens:,}) | "
             f"{s.mbps:.1f} MB/s | {s.measured_mb:.1f} MB |"
         )
+    lines += [
+        "",
+        f"CPU time (same runs, best of {REPEATS}; wall time above includes waiting for the shared CPUs): "
+        + ", ".join(f"{s.name} {s.cpu_mbps:.1f} MB/s" for s in scores[:1]),
+    ]
     lines += ["", "Missed planted values by family:", ""]
     for s in scores:
         missed = ", ".join(f"{k} {v}" for k, v in sorted(s.missed.items())) or "none"
@@ -268,14 +279,19 @@ def main(argv: list[str] | None = None) -> int:
     clean = "\n".join(line for i, line in enumerate(corpus.lines) if i not in corpus.secret_lines)
     scan_rates = []
     for label, text in (("clean lines of the corpus", clean), ("clean ASCII-only lines", _ascii(clean))):
-        best = float("inf")
+        best = best_cpu = float("inf")
+        found: list[Detection] = []
         for _ in range(REPEATS):
             renew()
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             found = fresh[0].scan(text)
             best = min(best, time.perf_counter() - start)
-        rate = len(text.encode()) / 1e6 / best
-        scan_rates.append(f"- `Redactor.scan()` on the {label}: {rate:.0f} MB/s ({len(found)} detections)")
+            best_cpu = min(best_cpu, time.process_time() - cpu)
+        mb = len(text.encode()) / 1e6
+        scan_rates.append(
+            f"- `Redactor.scan()` on the {label}: {mb / best:.0f} MB/s, CPU time {mb / max(best_cpu, 1e-9):.0f} MB/s "
+            f"({len(found)} detections)"
+        )
     report += "\nEngine credential scan (the 200 MB / 5 s budget needs >= 40 MB/s; goal 150 MB/s):\n\n"
     report += "\n".join(scan_rates) + "\n"
     report += NOTES.format(load_end=os.getloadavg()[0])
