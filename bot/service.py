@@ -18,9 +18,11 @@ from bot.checks import run_checks
 from bot.checks.alerts import Alert
 from bot.cluster.progress import Progress
 from bot.diagnose import Diagnosis, diagnose
+from bot.diagnose.engine import prepare
 from bot.errors import NotFound, SourceError, UsageError, UserError
 from bot.models import Evidence, Target
 from bot.redact import Redactor, SafeText, dump_json, seal
+from bot.redact.prefilter import DatabaseCache
 from bot.render import render_checks, render_diagnosis
 from bot.runbook import Runbook, RunbookError, load_runbook
 from bot.settings import Settings
@@ -53,10 +55,14 @@ def resolve_now(explicit: datetime | None, evidence: Evidence) -> datetime:
 
 
 class Service:
-    def __init__(self, *, settings: Settings, redactor: Redactor, runbook: Runbook | None = None) -> None:
+    def __init__(self, *, settings: Settings, redactor: Redactor, runbook: Runbook | None = None,
+                 cache: DatabaseCache | None = None) -> None:
+        """`cache`: where compiled pattern databases may be kept between runs (the runbook's log patterns)."""
         self.settings = settings
         self.redactor = redactor
         self._runbook = runbook
+        self._cache = cache
+        self._prepared = False
 
     @property
     def runbook(self) -> Runbook:
@@ -65,6 +71,9 @@ class Service:
                 self._runbook = shipped_runbook()
             except RunbookError as exc:
                 raise UserError(f"runbook: {exc}") from exc
+        if not self._prepared:
+            prepare(self._runbook, cache=self._cache)
+            self._prepared = True
         return self._runbook
 
     def diagnose(self, target: Target, *, source: EvidenceSource, now: datetime | None = None,

@@ -39,3 +39,23 @@ def test_a_damaged_or_unwritable_cache_only_costs_a_compile(tmp_path: Path) -> N
     blocked = tmp_path / "file"
     blocked.write_text("x")
     assert "[REDACTED:" in str(Redactor(cache=FileCache(blocked / "sub")).redact(LINE).text)
+
+
+def test_the_runbooks_log_patterns_are_cached_and_match_the_same(tmp_path: Path) -> None:
+    from bot.diagnose.logscan import LogMatcher
+    from bot.models import LogExcerpt, LogSource
+    from bot.scope.logview import LogView
+    from bot.service import shipped_runbook
+
+    conds = [t.log for c in shipped_runbook().cases.values() for t in c.when if t.log is not None]
+    cache = FileCache(tmp_path / "c")
+    fresh, first = LogMatcher(conds), LogMatcher(conds, cache=cache)
+    (path,) = (tmp_path / "c").glob("runbook-*.bin")
+    again = LogMatcher(conds, cache=cache)
+    view = LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container="main"),
+                              text="Executing prepare script...\nError: Ray CLI is not found\n"), lambda _: [])
+    assert fresh.accelerated == first.accelerated == again.accelerated > 0
+    assert fresh.prefilter(view) == again.prefilter(view) and fresh.prefilter(view)
+    path.write_bytes(b"not a database")  # damaged: compiled afresh and replaced
+    assert LogMatcher(conds, cache=cache).prefilter(view) == fresh.prefilter(view)
+    assert path.read_bytes() != b"not a database"

@@ -64,8 +64,10 @@ class Runtime:
 
 def build_runtime() -> Runtime:
     settings = load_settings()
-    redactor = Redactor(settings.redaction_with_own_secrets(), cache=FileCache(default_cache_dir()))
-    return Runtime(settings=settings, redactor=redactor, service=Service(settings=settings, redactor=redactor))
+    cache = FileCache(default_cache_dir())
+    redactor = Redactor(settings.redaction_with_own_secrets(), cache=cache)
+    return Runtime(settings=settings, redactor=redactor,
+                   service=Service(settings=settings, redactor=redactor, cache=cache))
 
 
 def say(redactor: Redactor, message: str) -> None:

@@ -15,6 +15,7 @@ from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.models import Evidence, Target, TargetKind
 from bot.redact import Redactor
+from bot.redact.prefilter import DatabaseCache
 from bot.runbook.schema import Case, Runbook
 from bot.scope.hits import EvidenceItem, Hit, LogAt, clip
 from bot.scope.logtime import line_time
@@ -31,13 +32,20 @@ MAX_EVIDENCE = 6
 _MATCHERS: dict[int, tuple[Runbook, LogMatcher]] = {}
 
 
-def _matcher(runbook: Runbook) -> LogMatcher:
+def _matcher(runbook: Runbook, cache: DatabaseCache | None = None) -> LogMatcher:
     """Compiling every log pattern is the costly part of start-up: do it once per runbook."""
     cached = _MATCHERS.get(id(runbook))
     if cached is None or cached[0] is not runbook:
-        cached = (runbook, LogMatcher(t.log for c in runbook.cases.values() for t in c.when if t.log is not None))
+        conds = (t.log for c in runbook.cases.values() for t in c.when if t.log is not None)
+        cached = (runbook, LogMatcher(conds, cache=cache))
         _MATCHERS[id(runbook)] = cached
     return cached[1]
+
+
+def prepare(runbook: Runbook, *, cache: DatabaseCache | None) -> None:
+    """Compile the runbook's log patterns now, through `cache` (a composition root's on-disk cache), so a
+    diagnosis does not compile them."""
+    _matcher(runbook, cache)
 
 
 def _signal_hits(name: str, sc: SignalContext) -> list[Hit]:

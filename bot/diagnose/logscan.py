@@ -8,12 +8,14 @@ Hyperscan installed, fall back to `re` over the text.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.redact.prefilter import DatabaseCache
 from bot.runbook.schema import LogCond
 from bot.scope.logview import VIEW_LITERALS, LogView
 
@@ -41,7 +43,10 @@ def _key(cond: LogCond) -> _Key:
 class LogMatcher:
     """Built once per runbook; `first_match` answers per (condition, log)."""
 
-    def __init__(self, conds: Iterable[LogCond], *, use_hyperscan: bool = True) -> None:
+    def __init__(self, conds: Iterable[LogCond], *, use_hyperscan: bool = True,
+                 cache: DatabaseCache | None = None) -> None:
+        """`cache`: where the compiled database may be kept between runs (the runbook's own patterns only;
+        given by a composition root, the matcher itself does no I/O)."""
         self._conds: dict[_Key, LogCond] = {}
         for c in conds:
             self._conds.setdefault(_key(c), c)
@@ -52,20 +57,20 @@ class LogMatcher:
         self._singles: dict[str, Any] = {}
         self._literal_ids: dict[int, str] = {}
         if use_hyperscan and hyperscan is not None:
-            self._compile()
+            self._compile(cache)
 
     @property
     def accelerated(self) -> int:
         """How many patterns the Hyperscan prefilter covers."""
         return len(self._hs_ids)
 
-    def _compile(self) -> None:
+    def _compile(self, cache: DatabaseCache | None) -> None:
         flags = _FLAGS
         usable = [(i, p.encode("utf-8")) for i, p in enumerate(self._patterns)]
         # The view's literals (wrapper markers, masks) ride along in the same scan: which a log holds comes free.
         base = len(self._patterns)
         literals = [(base + j, re.escape(lit).encode("utf-8")) for j, lit in enumerate(VIEW_LITERALS)]
-        db = self._build(usable + literals, flags)
+        db = self._cached(cache, usable + literals, flags)
         if db is None:  # some pattern is not Hyperscan syntax: find which, keep them on the `re` path
             usable = [(i, e) for i, e in usable if self._build([(i, e)], flags) is not None]
             db = self._build(usable + literals, flags) if usable else None
@@ -75,6 +80,24 @@ class LogMatcher:
         self._literal_ids = {base + j: lit for j, lit in enumerate(VIEW_LITERALS)}
         self._hs_ids = {i: self._patterns[i] for i, _ in usable}
         self._hs_patterns = frozenset(self._hs_ids.values())
+
+    def _cached(self, cache: DatabaseCache | None, exprs: list[tuple[int, bytes]], flags: int) -> Any:
+        """The whole set's database, from the cache when it holds this very set; only a set that compiles whole
+        is kept (one with patterns Hyperscan refuses is sorted out afresh each time)."""
+        if cache is None:
+            return self._build(exprs, flags)
+        version = getattr(hyperscan, "__version__", "")
+        key = "runbook-" + hashlib.sha256(repr((version, flags, exprs)).encode("utf-8")).hexdigest()[:32]
+        blob = cache.get(key)
+        if blob is not None:
+            try:
+                return hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK)
+            except Exception:  # a damaged or foreign file: compile afresh and replace it
+                pass
+        db = self._build(exprs, flags)
+        if db is not None:
+            cache.put(key, hyperscan.dumpb(db))
+        return db
 
     @staticmethod
     def _build(exprs: list[tuple[int, bytes]], flags: int) -> Any:

@@ -66,7 +66,7 @@ class _Worker:
         self.settings = spec.settings
         self.redactor = Redactor(spec.settings.redaction_with_own_secrets(), cache=FileCache(default_cache_dir()))
         configure_logging(redactor=self.redactor)
-        self.service = Service(settings=spec.settings, redactor=self.redactor)
+        self.service = Service(settings=spec.settings, redactor=self.redactor, cache=FileCache(default_cache_dir()))
         _ = self.service.runbook  # parsed now, not on the first task
         self.source: EvidenceSource = open_source(snapshot=spec.snapshot, kubeconfig=spec.kubeconfig,
                                                   context=spec.context, settings=spec.settings,
