@@ -82,7 +82,7 @@ class Service:
         `gathered`: evidence already read for this target (by `source.locate`), used instead of reading again."""
         runbook = self.runbook
         evidence = (gathered or source.for_target(target, progress=progress)).evidence
-        diag = diagnose(evidence, runbook, resolve_now(now, evidence), target=target, redactor=self.redactor,
+        diag = diagnose(evidence, runbook, now=resolve_now(now, evidence), target=target, redactor=self.redactor,
                         thresholds=self.settings.thresholds)
         if not diag.found:
             raise NotFound(f"{target} not found: {diag.where}")

@@ -52,9 +52,11 @@ def test_a_surveyed_view_answers_as_the_text_does(tmp_path: Path) -> None:
     assert lazy.masks == held.masks == [(9, "github-token")]
     assert lazy.holds("Head is reachable at ") and not lazy.holds("--temp-dir")
     for cond in CONDS:
-        assert matcher.first_match(cond, lazy, found) == matcher.first_match(cond, held, matcher.prefilter(held))
+        expected = matcher.first_match(cond, held, candidates=matcher.prefilter(held))
+        assert matcher.first_match(cond, lazy, candidates=found) == expected
     assert lazy._text is None  # first_match answered from what the visit kept
-    assert lazy.line_at(matcher.first_match(CONDS[0], lazy, found) or 0).text == "NCCL WARN socket timeout after 600s"
+    at = matcher.first_match(CONDS[0], lazy, candidates=found) or 0
+    assert lazy.line_at(at).text == "NCCL WARN socket timeout after 600s"
     assert lazy._text == WORKER_LOG  # read again for the line
     assert lazy.head == WORKER_LOG
 

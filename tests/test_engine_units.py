@@ -92,11 +92,11 @@ def test_hyperscan_and_re_agree() -> None:
     assert slow.accelerated == 0
     v = view(text)
     for c in conds:
-        a = fast.first_match(c, v, fast.prefilter(v))
-        b = slow.first_match(c, v, slow.prefilter(v))
+        a = fast.first_match(c, v, candidates=fast.prefilter(v))
+        b = slow.first_match(c, v, candidates=slow.prefilter(v))
         assert a == b and a is not None
-    assert v.line_at(fast.first_match(conds[0], v, fast.prefilter(v)) or 0).text.startswith("OSError")
-    assert v.line_at(fast.first_match(conds[2], v, fast.prefilter(v)) or 0).text.endswith("137")
+    assert v.line_at(fast.first_match(conds[0], v, candidates=fast.prefilter(v)) or 0).text.startswith("OSError")
+    assert v.line_at(fast.first_match(conds[2], v, candidates=fast.prefilter(v)) or 0).text.endswith("137")
 
 
 def _finding(runbook: Runbook, case: str, stage: str) -> Finding:
@@ -145,7 +145,7 @@ def test_a_new_log_case_needs_yaml_only(tmp_path: Path) -> None:
         "FLUX-88: capacitor overloaded\nstep 2 skipped\n==== END logs for container runner of pod ci/runner-1 ====\n",
         encoding="utf-8")
     rb = load_runbook(rb_dir, known_signals=SIGNALS)
-    diag = diagnose(read_bundle(bundle), rb, datetime(2026, 11, 20, tzinfo=UTC), target=Target.parse("pod/runner-1"),
-                    redactor=REDACTOR)
+    diag = diagnose(read_bundle(bundle), rb, now=datetime(2026, 11, 20, tzinfo=UTC),
+                    target=Target.parse("pod/runner-1"), redactor=REDACTOR)
     assert diag.findings[0].id == "ci.run.flux-capacitor"
     assert "line 2: FLUX-88" in diag.findings[0].evidence[0].text

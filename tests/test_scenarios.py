@@ -50,7 +50,8 @@ def test_scenario(name: str, runbook: Runbook, request: pytest.FixtureRequest) -
     evidence = read_bundle(SCENARIOS / name / "bundle")
     target = Target.parse(exp.target, exp.namespace)
     assert evidence.captured_at is not None
-    diag = diagnose(evidence, runbook, evidence.captured_at, target=target, redactor=REDACTOR, thresholds=Thresholds())
+    diag = diagnose(evidence, runbook, now=evidence.captured_at, target=target, redactor=REDACTOR,
+                    thresholds=Thresholds())
     assert diag.found, diag.where
     got = [f.id for f in diag.findings]
     summary = f"{name}: findings {got}, last_stage {diag.last_stage}"

@@ -74,7 +74,7 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     now = evidence.captured_at or datetime.now(UTC)
     # As the CLI builds it: the compiled credential prefilter comes from the on-disk cache after the first run.
     redactor = Redactor(cache=FileCache(default_cache_dir()))
-    diag = diagnose(evidence, runbook, now, target=Target.parse(f"job/{JOB}"), redactor=redactor)
+    diag = diagnose(evidence, runbook, now=now, target=Target.parse(f"job/{JOB}"), redactor=redactor)
     t4 = time.perf_counter()
     text = str(render_diagnosis(diag, "text", redactor=redactor))
     t5 = time.perf_counter()
@@ -272,7 +272,7 @@ def matching(bundle: Path, repeat: int, work: Path) -> MatchResult:
             cands = matcher.prefilter(v)
             pre += time.perf_counter() - p0
             for cond in conds:
-                if matcher.first_match(cond, v, cands) is not None:
+                if matcher.first_match(cond, v, candidates=cands) is not None:
                     hits += 1
         best = min(best, time.perf_counter() - t0)
         best_pre = min(best_pre, pre)

@@ -14,7 +14,7 @@ from bot.settings import Settings
 
 def diagnose_target(evidence: Evidence, target: Target, *, runbook: Runbook, now: datetime,
                     settings: Settings, redactor: Redactor) -> Diagnosis:
-    return diagnose(evidence, runbook, now, target=target, redactor=redactor, thresholds=settings.thresholds)
+    return diagnose(evidence, runbook, now=now, target=target, redactor=redactor, thresholds=settings.thresholds)
 
 
 __all__ = ["Diagnosis", "Finding", "FirstError", "diagnose", "diagnose_target"]

@@ -62,7 +62,7 @@ def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
             hits.extend(_signal_hits(trigger.signal, sc))
             continue
         for ctx in narrow.pods(trigger, scope.pods + others):
-            hit = match_trigger(trigger, ctx, matcher, candidates)
+            hit = match_trigger(trigger, ctx, matcher=matcher, candidates=candidates)
             if hit is not None:
                 hits.append(hit)
     return hits
@@ -149,7 +149,7 @@ def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Rol
                 continue
             severity = runbook.cases[ref].severity
             matched[ref] = [h for h in matched[ref] if not any(
-                s.pod == h.pod and not hit_explains(h, severity, s, roles) for s in hits)]
+                s.pod == h.pod and not hit_explains(h, s, a_severity=severity, roles=roles) for s in hits)]
     for case_id in [c for c, h in matched.items() if not h]:
         del matched[case_id]
 
@@ -223,7 +223,7 @@ def _decisive_line(findings: list[Finding]) -> FirstError | None:
     return None
 
 
-def diagnose(evidence: Evidence, runbook: Runbook, now: datetime, *, target: Target, redactor: Redactor,
+def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Target, redactor: Redactor,
              thresholds: Thresholds | None = None) -> Diagnosis:
     """Pure: no I/O. `redactor` finds the credentials the evidence shows (the finding, and masks in evidence lines)."""
     scope = scope_evidence(evidence, target, scan=redactor.scan)

@@ -65,7 +65,7 @@ def _stamped_before(a: Hit, b: Hit) -> bool | None:
     return a.when < b.when
 
 
-def hit_explains(a: Hit, a_severity: str, b: Hit, roles: Roles) -> bool:
+def hit_explains(a: Hit, b: Hit, *, a_severity: str, roles: Roles) -> bool:
     """Whether hit `a` (of a finding with `a_severity`) is an earlier failure that explains hit `b`."""
     if not a.concrete or a.pod is None or b.pod is None or a is b:
         return False
@@ -99,7 +99,7 @@ def mark_explained(findings: list[Finding], roles: Roles) -> None:
         by: set[str] = set()
         for hb in b.hits:
             causes = {a.id for a in findings if a is not b and a.case.category not in ("risk", "alert")
-                      and any(hit_explains(ha, a.severity, hb, roles) for ha in a.hits)}
+                      and any(hit_explains(ha, hb, a_severity=a.severity, roles=roles) for ha in a.hits)}
             if not causes:
                 break
             by |= causes

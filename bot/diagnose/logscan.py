@@ -162,7 +162,7 @@ class LogMatcher:
             found = _first_lines(self._single(pat), text[start:])
         return None if not found else start + next(iter(found.values()))
 
-    def first_match(self, cond: LogCond, view: LogView, candidates: dict[str, int]) -> int | None:
+    def first_match(self, cond: LogCond, view: LogView, *, candidates: dict[str, int]) -> int | None:
         """Offset of the first line of `view` matching `cond` (and not its `unless`).
 
         Hyperscan proposes candidate lines; `re` decides. A rejected candidate (say the `unless` of

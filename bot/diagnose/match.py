@@ -116,7 +116,7 @@ class _LogHit:
     concrete: bool  # a warning or info line is a symptom to report, not a cause that explains others
 
 
-def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
+def match_log(cond: LogCond, ctx: PodCtx, *, matcher: LogMatcher,
               candidates: dict[int, dict[str, int]]) -> _LogHit | None:
     for view in ctx.logs:
         found = candidates.get(id(view), {})
@@ -124,7 +124,7 @@ def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
             continue
         if cond.container is not None and not cond.container.search(view.excerpt.source.container):
             continue
-        pos = matcher.first_match(cond, view, found)
+        pos = matcher.first_match(cond, view, candidates=found)
         if pos is None:
             continue
         stage = reached_at(view.markers, pos) + 1 if view.markers.any else None
@@ -133,7 +133,7 @@ def match_log(cond: LogCond, ctx: PodCtx, matcher: LogMatcher,
     return None
 
 
-def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
+def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
                   candidates: dict[int, dict[str, int]]) -> Hit | None:
     items: list[EvidenceItem] = []
     stage: int | None = None
@@ -157,7 +157,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, matcher: LogMatcher,
             return None
         items.append(item)
     if trigger.log is not None:
-        found = match_log(trigger.log, ctx, matcher, candidates)
+        found = match_log(trigger.log, ctx, matcher=matcher, candidates=candidates)
         if found is None:
             return None
         items.append(found.item)

@@ -173,7 +173,7 @@ class LogView:
             self._line_cache[pos] = text.count("\n", 0, start) + 1
         return LogLine(self._line_cache[pos], self._masked(start, end).rstrip("\r"))
 
-    def context(self, pos: int, before: int = 3, after: int = 3) -> list[LogLine]:
+    def context(self, pos: int, *, before: int = 3, after: int = 3) -> list[LogLine]:
         """The line at `pos` with a few lines around it (for tickets)."""
         text = self.text
         start = text.rfind("\n", 0, pos) + 1

@@ -31,7 +31,7 @@ def _copy(name: str, tmp_path: Path) -> Path:
 def _diagnose(bundle: Path, target: str, runbook: Runbook, *, namespace: str = "", shift: float = 0.0) -> Diagnosis:
     ev = read_bundle(bundle)
     assert ev.captured_at is not None
-    return diagnose(ev, runbook, ev.captured_at + timedelta(seconds=shift), target=Target.parse(target, namespace),
+    return diagnose(ev, runbook, now=ev.captured_at + timedelta(seconds=shift), target=Target.parse(target, namespace),
                     redactor=REDACTOR, thresholds=Thresholds())
 
 
@@ -67,8 +67,8 @@ def test_a_runner_that_failed_a_minute_ago_is_not_stale(runbook: Runbook, tmp_pa
     failed_at = parse_time(last)
     assert failed_at is not None
     limit = Thresholds().stale_runner_seconds
-    soon = diagnose(ev, runbook, failed_at + timedelta(seconds=90), target=target, redactor=REDACTOR)
-    late = diagnose(ev, runbook, failed_at + timedelta(seconds=limit + 60), target=target, redactor=REDACTOR)
+    soon = diagnose(ev, runbook, now=failed_at + timedelta(seconds=90), target=target, redactor=REDACTOR)
+    late = diagnose(ev, runbook, now=failed_at + timedelta(seconds=limit + 60), target=target, redactor=REDACTOR)
     assert "infra.arc.stale-runner" not in [f.id for f in soon.findings]
     assert "infra.arc.stale-runner" in [f.id for f in late.findings]
 

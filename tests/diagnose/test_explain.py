@@ -33,67 +33,74 @@ def finding(runbook: Runbook, case: str, *hits: Hit) -> Finding:
 
 def test_in_one_log_the_earlier_line_explains_the_later() -> None:
     early, late = hit(W1, "ray-cli-checked", offset=100), hit(W1, "ray-cli-checked", offset=400)
-    assert hit_explains(early, "error", late, ROLES)
-    assert not hit_explains(late, "error", early, ROLES)
+    assert hit_explains(early, late, a_severity="error", roles=ROLES)
+    assert not hit_explains(late, early, a_severity="error", roles=ROLES)
 
 
 def test_one_line_matched_by_two_cases_is_one_moment() -> None:
     a, b = hit(HEAD, "ray-cluster-forming", offset=250), hit(HEAD, "ray-cluster-forming", offset=250)
-    assert not hit_explains(a, "error", b, ROLES) and not hit_explains(b, "error", a, ROLES)
+    assert not hit_explains(a, b, a_severity="error", roles=ROLES)
+    assert not hit_explains(b, a, a_severity="error", roles=ROLES)
 
 
 def test_a_previous_instance_explains_what_the_restarted_one_shows() -> None:
     before, now = hit(W1, "run-script", offset=9000, previous=True), hit(W1, "ray-cluster-forming", offset=10)
-    assert hit_explains(before, "error", now, ROLES)
-    assert not hit_explains(now, "error", before, ROLES)
+    assert hit_explains(before, now, a_severity="error", roles=ROLES)
+    assert not hit_explains(now, before, a_severity="error", roles=ROLES)
 
 
 def test_on_one_pod_an_earlier_stage_explains_a_later_one() -> None:
     unbound = hit(HEAD, "scheduled")
-    assert hit_explains(unbound, "error", hit(HEAD, "run-script", offset=5), ROLES)
-    assert not hit_explains(hit(HEAD, "run-script", offset=5), "error", unbound, ROLES)
+    assert hit_explains(unbound, hit(HEAD, "run-script", offset=5), a_severity="error", roles=ROLES)
+    assert not hit_explains(hit(HEAD, "run-script", offset=5), unbound, a_severity="error", roles=ROLES)
 
 
 def test_a_container_state_never_explains_the_lines_of_its_own_instance() -> None:
     exited = hit(W1, "ray-cli-checked")  # no log position: a container that exited 1
-    assert not hit_explains(exited, "error", hit(W1, "ray-cli-checked", offset=80), ROLES)
+    assert not hit_explains(exited, hit(W1, "ray-cli-checked", offset=80), a_severity="error", roles=ROLES)
 
 
 @pytest.mark.parametrize("stage", ["scheduled", "containers-started", "prepare-script", "ray-cluster-forming"])
 def test_a_head_that_never_formed_a_cluster_explains_workers_from_forming_on(stage: str) -> None:
     head = hit(HEAD, stage)
-    assert hit_explains(head, "error", hit(W1, "ray-cluster-forming", concrete=False), ROLES)
-    assert hit_explains(head, "error", hit(W2, "run-script", offset=3), ROLES)
-    assert not hit_explains(head, "error", hit(W1, "containers-started"), ROLES)  # the worker's own earlier failure
+    assert hit_explains(head, hit(W1, "ray-cluster-forming", concrete=False), a_severity="error", roles=ROLES)
+    assert hit_explains(head, hit(W2, "run-script", offset=3), a_severity="error", roles=ROLES)
+    # the worker's own earlier failure
+    assert not hit_explains(head, hit(W1, "containers-started"), a_severity="error", roles=ROLES)
 
 
 def test_a_head_failing_after_the_cluster_formed_explains_joined_workers() -> None:
     head_run = hit(HEAD, "training-signal", offset=7000)
     worker_exit = hit(W1, "run-script", offset=900)
-    assert hit_explains(head_run, "error", worker_exit, FORMED)  # check passed: every worker had joined, fine
-    assert not hit_explains(head_run, "error", worker_exit, ROLES)  # no check passed, no stamps: unknown order
+    # check passed: every worker had joined, fine
+    assert hit_explains(head_run, worker_exit, a_severity="error", roles=FORMED)
+    # no check passed, no stamps: unknown order
+    assert not hit_explains(head_run, worker_exit, a_severity="error", roles=ROLES)
 
 
 def test_stamps_decide_who_failed_first_across_pods() -> None:
     head_run = hit(HEAD, "training-signal", offset=7000, when=T0)
     later = hit(W1, "run-script", offset=900, when=T0 + timedelta(seconds=40))
     earlier = hit(W2, "run-script", offset=900, when=T0 - timedelta(seconds=40))
-    assert hit_explains(head_run, "error", later, ROLES)
-    assert not hit_explains(head_run, "error", earlier, FORMED)  # a cause never comes after its consequence
-    assert hit_explains(earlier, "error", head_run, ROLES)  # the worker that failed first explains the Head
+    assert hit_explains(head_run, later, a_severity="error", roles=ROLES)
+    # a cause never comes after its consequence
+    assert not hit_explains(head_run, earlier, a_severity="error", roles=FORMED)
+    # the worker that failed first explains the Head
+    assert hit_explains(earlier, head_run, a_severity="error", roles=ROLES)
 
 
 def test_a_worker_failure_explains_the_head_waiting_but_not_a_concrete_head_failure() -> None:
     worker = hit(W1, "prepare-script", offset=120)
-    assert hit_explains(worker, "error", hit(HEAD, "ray-cluster-forming", concrete=False), ROLES)
-    assert not hit_explains(worker, "error", hit(HEAD, "ray-cluster-forming", offset=40), ROLES)
+    assert hit_explains(worker, hit(HEAD, "ray-cluster-forming", concrete=False), a_severity="error", roles=ROLES)
+    assert not hit_explains(worker, hit(HEAD, "ray-cluster-forming", offset=40), a_severity="error", roles=ROLES)
 
 
 def test_waits_and_warnings_explain_nothing() -> None:
     waiting = hit(HEAD, "ray-cluster-forming", concrete=False)
-    assert not hit_explains(waiting, "error", hit(W1, "run-script", offset=5), ROLES)
+    assert not hit_explains(waiting, hit(W1, "run-script", offset=5), a_severity="error", roles=ROLES)
     check = hit(HEAD, "ray-cluster-ready", offset=30)
-    assert not hit_explains(check, "warning", hit(W1, "run-script", offset=5), ROLES)  # warnings: same pod only
+    # warnings: same pod only
+    assert not hit_explains(check, hit(W1, "run-script", offset=5), a_severity="warning", roles=ROLES)
 
 
 def test_an_earlier_catch_all_with_a_concrete_error_beats_the_specific_case_it_explains(runbook: Runbook) -> None:

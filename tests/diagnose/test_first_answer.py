@@ -28,7 +28,7 @@ def test_workers_waiting_for_the_head_point_at_the_sidecar_that_never_got_an_ip(
                                                                                 bundle: Path) -> None:
     evidence = read_bundle(bundle)
     assert evidence.captured_at is not None
-    diag = diagnose(evidence, runbook, evidence.captured_at, target=Target.parse("job/ppo-franka-0412"),
+    diag = diagnose(evidence, runbook, now=evidence.captured_at, target=Target.parse("job/ppo-franka-0412"),
                     redactor=Redactor())
     assert diag.findings and diag.findings[0].case.id == "rlark.ray.head-unreachable"
     first = diag.first_error

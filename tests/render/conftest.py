@@ -45,7 +45,7 @@ def scenario(runbook: Runbook, redactor: Redactor) -> Callable[[str], Scenario]:
             evidence = read_bundle(SCENARIOS / name / "bundle")
             assert evidence.captured_at is not None
             target = Target.parse(exp["target"], exp.get("namespace", ""))
-            diag = diagnose(evidence, runbook, evidence.captured_at, target=target, redactor=redactor,
+            diag = diagnose(evidence, runbook, now=evidence.captured_at, target=target, redactor=redactor,
                             thresholds=Thresholds())
             cache[name] = Scenario(name, diag, {lang: build_report(diag, lang) for lang in ("zh", "en")})
         return cache[name]

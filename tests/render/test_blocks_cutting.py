@@ -205,7 +205,7 @@ def test_the_budgets_add_up() -> None:
 def test_a_target_that_was_not_found_says_where_it_looked(runbook: Runbook, redactor: Redactor) -> None:
     evidence = read_bundle(SCENARIOS / BASE / "bundle")
     assert evidence.captured_at is not None
-    diag = diagnose(evidence, runbook, evidence.captured_at, target=Target.parse("job/no-such-job"),
+    diag = diagnose(evidence, runbook, now=evidence.captured_at, target=Target.parse("job/no-such-job"),
                     redactor=redactor)
     assert not diag.found
     for lang in ("zh", "en"):

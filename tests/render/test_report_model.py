@@ -79,7 +79,7 @@ def test_every_example_builds_a_valid_report(name: str, runbook: Runbook, redact
     evidence = read_bundle(EXAMPLES / name)
     assert evidence.captured_at is not None
     target = Target.parse((EXAMPLES / name / "TARGET").read_text(encoding="utf-8").strip())
-    diag = diagnose(evidence, runbook, evidence.captured_at, target=target, redactor=redactor)
+    diag = diagnose(evidence, runbook, now=evidence.captured_at, target=target, redactor=redactor)
     assert diag.found
     for lang in ("zh", "en"):
         _check_report(diag, lang, redactor)
