@@ -28,12 +28,12 @@ def register(app: App, deps: Deps) -> None:
 
     @app.command(deps.settings.slash_command)
     def command(ack: Ack, body: dict[str, Any]) -> None:
-        on_command(deps, ack, body)
+        on_command(deps, ack=ack, body=body)
 
     @app.action(ACTIONS)
     def button(ack: Ack, body: dict[str, Any]) -> None:
-        on_button(deps, ack, body)
+        on_button(deps, ack=ack, body=body)
 
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:
-        on_error(deps, error, body)
+        on_error(deps, error=error, body=body)

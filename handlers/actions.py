@@ -46,7 +46,7 @@ def _target(value: str) -> Target:
         raise UsageError(str(exc)) from exc
 
 
-def on_button(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
+def on_button(deps: Deps, *, ack: Ack, body: dict[str, Any]) -> None:
     ack()
     action = _action(body)
     action_id = str(action.get("action_id", ""))

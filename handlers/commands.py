@@ -21,22 +21,23 @@ from handlers.common import ack_with, channel_lang, first_time, hand_off
 ACK_BUDGET_SECONDS = 1.5  # what the alerts commands may spend before the ack (Slack allows 3 s in all)
 
 
-def on_command(deps: Deps, ack: Ack, body: dict[str, Any]) -> None:
+def on_command(deps: Deps, *, ack: Ack, body: dict[str, Any]) -> None:
     channel, user = str(body.get("channel_id", "")), str(body.get("user_id", ""))
     lang = channel_lang(deps, channel)
     slash = deps.settings.slash_command
     if not deps.readiness.taking_commands:
-        ack_with(ack, deps, ephemeral("starting", lang=lang, redactor=deps.redactor))
+        ack_with(ack, deps, message=ephemeral("starting", lang=lang, redactor=deps.redactor))
         return
     try:
         cmd = parse_command(str(body.get("text", "")))
     except UsageError as exc:
-        ack_with(ack, deps, ephemeral("usage", lang=lang, redactor=deps.redactor, command=slash, reason=str(exc)))
+        usage = ephemeral("usage", lang=lang, redactor=deps.redactor, command=slash, reason=str(exc))
+        ack_with(ack, deps, message=usage)
         deps.metrics.count_command(command="unknown", outcome="usage")
         return
-    lang = channel_lang(deps, channel, cmd.lang)
+    lang = channel_lang(deps, channel, override=cmd.lang)
     if cmd.verb == "help":
-        ack_with(ack, deps, ephemeral("help", lang=lang, redactor=deps.redactor, command=slash))
+        ack_with(ack, deps, message=ephemeral("help", lang=lang, redactor=deps.redactor, command=slash))
         deps.metrics.count_command(command="help", outcome="ok")
         return
     trigger, response_url = body.get("trigger_id"), body.get("response_url")
@@ -74,7 +75,7 @@ def _alerts_now_or_later(deps: Deps, ack: Ack, cmd: Command, *, channel: str, us
     if reply is None:
         ack()
     else:
-        ack_with(ack, deps, reply)
+        ack_with(ack, deps, message=reply)
 
 
 def _diagnose_later(deps: Deps, cmd: Command, *, channel: str, user: str, lang: str, response_url: str | None,

@@ -19,14 +19,14 @@ from bot.store.base import StoreUnavailable
 REQUEST_MEMORY_SECONDS = 3600
 
 
-def channel_lang(deps: Deps, channel: str, override: str | None = None) -> str:
+def channel_lang(deps: Deps, channel: str, *, override: str | None = None) -> str:
     if override:
         return override
     binding = binding_for(deps.settings, channel)
     return binding.lang if binding else "en"
 
 
-def ack_with(ack: Ack, deps: Deps, message: SlackMessage | None = None) -> None:
+def ack_with(ack: Ack, deps: Deps, *, message: SlackMessage | None = None) -> None:
     """Acknowledge at once; with a message, that message is the ephemeral answer (sealed first)."""
     if message is None:
         ack()

@@ -10,7 +10,7 @@ from bot.slack.deps import Deps
 from bot.slack.flow import tell_user
 
 
-def on_error(deps: Deps, error: Exception, body: dict[str, Any]) -> None:
+def on_error(deps: Deps, *, error: Exception, body: dict[str, Any]) -> None:
     channel = str(body.get("channel_id") or (body.get("channel") or {}).get("id") or "")
     user = str(body.get("user_id") or (body.get("user") or {}).get("id") or "")
     lang = "en"

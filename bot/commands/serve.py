@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
         verb=verb, resource=resource, status=status))
     if args.snapshot is not None and (problem := source.check()) is not None:
         raise UsageError(f"--snapshot: {problem}")  # a bundle that is not there will not appear (clusters may)
-    engine = start_workers(args, settings, metrics)
+    engine = start_workers(args, settings=settings, metrics=metrics)
     bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=source, store=store,
                 metrics=metrics, pool=pool, socket_mode=socket_mode, engine=engine,
                 host=args.host or settings.host, port=args.port or settings.port, grace=args.grace)
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     return bot.run()
 
 
-def start_workers(args: argparse.Namespace, settings: Settings, metrics: Metrics) -> WorkerEngine:
+def start_workers(args: argparse.Namespace, *, settings: Settings, metrics: Metrics) -> WorkerEngine:
     """The diagnosis worker processes (started in the background; the first diagnosis waits for one)."""
     from bot.slack.worker import WorkerSpec
     from bot.slack.workers import WorkerEngine
