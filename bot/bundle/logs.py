@@ -228,7 +228,7 @@ class LogFiles:
             self._last = (path, read)
         return read
 
-    def loader(self, path: Path, display: str, read: LogFile, index: int) -> Callable[[], str]:
+    def loader(self, path: Path, *, display: str, read: LogFile, index: int) -> Callable[[], str]:
         section, base, stamp = read.sections[index], read.base, read.stamp
 
         def load() -> str:

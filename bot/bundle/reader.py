@@ -110,8 +110,8 @@ class _Reader:
             for index, section in enumerate(read.sections):
                 source = LogSource(cluster=cluster, namespace=namespace, pod=pod_dir.name,
                                    container=section.container, previous=previous)
-                self.logs.append(LogExcerpt.lazy(source=source, load=self.files.loader(path, display, read, index),
-                                                 truncated=section.truncated))
+                load = self.files.loader(path, display=display, read=read, index=index)
+                self.logs.append(LogExcerpt.lazy(source=source, load=load, truncated=section.truncated))
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():

@@ -146,7 +146,7 @@ class _Writer:
         write_file(self.root / rel, self.redact.final(text))
         self.report.files += 1
 
-    def write_list(self, cluster: str, namespace: str, stem: str, items: list[dict[str, Any]]) -> None:
+    def write_list(self, cluster: str, namespace: str, *, stem: str, items: list[dict[str, Any]]) -> None:
         rel = Path(_safe_segment(cluster, "cluster"))
         if namespace:
             rel /= _safe_segment(namespace, "namespace")
@@ -187,7 +187,7 @@ def write_bundle(evidence: Evidence, out: Path, *, redactor: Redactor, listed: I
     try:
         writer = _Writer(tmp, _Redact(report, redactor), report)
         for (cluster, ns, stem), items in sorted(buckets.items()):
-            writer.write_list(cluster, ns, stem, items)
+            writer.write_list(cluster, ns, stem=stem, items=items)
         for key, excerpts in sorted(_log_files(evidence.logs).items()):
             writer.write_logs(key, excerpts)
         index: dict[str, Any] = {"capturedAt": evidence.captured_at.isoformat().replace("+00:00", "Z")
