@@ -16,6 +16,7 @@ from bot.bundle import BundleError
 from bot.bundle.writer import WriteReport, write_bundle
 from bot.checks import run_checks
 from bot.checks.alerts import Alert
+from bot.checks.coverage import unreadable_clusters
 from bot.cluster.progress import Progress
 from bot.diagnose import Diagnosis, diagnose
 from bot.diagnose.engine import prepare
@@ -35,6 +36,15 @@ class Checked:
     alerts: list[Alert]
     evidence: Evidence
     now: datetime
+
+
+@dataclass(frozen=True)
+class Ticked:
+    """One scheduled tick's result: every alert, and the clusters that could not be read (their alerts are not
+    counted as gone)."""
+
+    alerts: tuple[Alert, ...]
+    unreadable: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,14 @@ class Service:
         evidence = source.for_checks(progress=progress).evidence
         at = resolve_now(now, evidence)
         return Checked(run_checks(evidence, now=at, thresholds=self.settings.thresholds), evidence, at)
+
+    def tick(self, *, source: EvidenceSource, now: datetime) -> Ticked:
+        """The scheduled checks once, over what `source` reads now (a bundle's "now" is its capture time, as for
+        `rlark-bot check`). A source error propagates: the scheduler counts nothing as gone for that tick."""
+        evidence = source.for_checks().evidence
+        at = evidence.captured_at or now
+        alerts = run_checks(evidence, now=at, thresholds=self.settings.thresholds)
+        return Ticked(tuple(alerts), tuple(sorted(unreadable_clusters(evidence))))
 
     def slack_payload(self, diag: Diagnosis, *, lang: str) -> SafeText:
         """The `chat.postMessage` arguments of the diagnosis reply, as JSON, sealed like everything the bot posts."""

@@ -118,12 +118,13 @@ def start_workers(args: argparse.Namespace, *, settings: Settings, metrics: Metr
 def start_alerts(bot: BotProcess) -> None:
     """The scheduled checks and their alert threads: started now, stopped first on SIGTERM (locks released)."""
     from bot.scheduler.wiring import build as build_scheduler
+    from bot.scheduler.wiring import ticked_by
     from bot.slack.alert_sink import SlackAlertSink
 
     deps = bot.deps
     sink = SlackAlertSink(deps.sink, deps.redactor, on_delivered=deps.metrics.alert_transition)
     scheduler = build_scheduler(settings=deps.settings, store=deps.store, sink=sink, source=deps.source,
-                                runbook=deps.service.runbook,
+                                runbook=deps.service.runbook, collect=ticked_by(deps.engine.tick),
                                 on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds))
     scheduler.start()
     bot.on_stop.append(lambda: scheduler.shutdown(wait=True))

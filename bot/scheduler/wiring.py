@@ -6,7 +6,7 @@ the APScheduler driver from settings, so the composition root only passes its st
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import datetime
 
 from bot.alerts.notifier import Notifier
@@ -17,6 +17,7 @@ from bot.checks.coverage import unreadable_clusters
 from bot.runbook import Runbook
 from bot.scheduler.background import Scheduler, default_groups
 from bot.scheduler.runner import CollectTick, LagHook, TickRunner
+from bot.service import Ticked
 from bot.settings import Settings, Thresholds
 from bot.sources import EvidenceSource
 from bot.store.base import Store
@@ -35,17 +36,29 @@ def collect_tick(source: EvidenceSource, thresholds: Thresholds) -> CollectTick:
     return collect
 
 
+def ticked_by(tick: Callable[[datetime], Ticked]) -> CollectTick:
+    """The runner's collect over a service tick run elsewhere (`serve`: in a diagnosis worker process)."""
+
+    def collect(now: datetime) -> tuple[list[Alert], Collection[str]]:
+        done = tick(now)
+        return list(done.alerts), list(done.unreadable)
+
+    return collect
+
+
 def build(*, settings: Settings, store: Store, sink: AlertSink, source: EvidenceSource,
-          runbook: Runbook | None = None, on_lag: LagHook | None = None) -> Scheduler:
+          runbook: Runbook | None = None, on_lag: LagHook | None = None,
+          collect: CollectTick | None = None) -> Scheduler:
     """The scheduler `serve` starts: every check in one group on `checks.interval_seconds`. Alert roots quote the
-    runbook's next step and what not to do, so the runbook is loaded here when the caller has none."""
+    runbook's next step and what not to do, so the runbook is loaded here when the caller has none. `collect`:
+    how a tick reads and checks (default: over `source` in the scheduler's own thread)."""
     if runbook is None:
         from bot.runbook import load_runbook
         from bot.signals.names import SIGNALS
 
         runbook = load_runbook(known_signals=SIGNALS)
     notifier = Notifier(store=store, sink=sink, settings=settings, runbook=runbook)
-    runner = TickRunner(store=store, notifier=notifier, collect=collect_tick(source, settings.thresholds),
+    runner = TickRunner(store=store, notifier=notifier, collect=collect or collect_tick(source, settings.thresholds),
                         groups=default_groups(settings.checks.interval_seconds),
                         lock_ttl_seconds=settings.checks.lock_ttl_seconds, on_lag=on_lag)
     return Scheduler(runner)

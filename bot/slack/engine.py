@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 from bot.diagnose import Diagnosis
@@ -21,7 +22,7 @@ from bot.render.report import build_report
 from bot.render.slack_evidence import redaction_counts
 from bot.render.slack_message import SlackMessage
 from bot.render.slack_roots import root_verdict
-from bot.service import Service
+from bot.service import Service, Ticked
 from bot.slack.progress import SlackProgress
 from bot.sources import EvidenceSource, Location
 
@@ -67,6 +68,10 @@ class Engine(Protocol):
         """The diagnosis alone (the buttons' fallback when a thread's diagnosis is no longer kept)."""
         ...
 
+    def tick(self, now: datetime) -> Ticked:
+        """The scheduled checks once (`Service.tick`), where diagnoses run: a big read never holds up Slack."""
+        ...
+
     def problem(self) -> str | None:
         """None when diagnoses can run now; else the reason in one line (for `/readyz`)."""
         ...
@@ -93,6 +98,9 @@ class LocalEngine:
 
     def diagnose(self, target: Target) -> Diagnosis:
         return self.service.diagnose(target, source=self.source)
+
+    def tick(self, now: datetime) -> Ticked:
+        return self.service.tick(source=self.source, now=now)
 
     def problem(self) -> str | None:
         return None

@@ -2,12 +2,13 @@
 takes tasks from its pipe one at a time until told to exit or the pipe closes.
 
 Protocol (tuples over a duplex `multiprocessing` connection):
-  parent -> worker  ("investigate", target, lang) | ("diagnose", target) | ("locate", target) | ("exit",)
+  parent -> worker  ("investigate", target, lang) | ("diagnose", target) | ("locate", target)
+                    | ("tick", now) (the scheduled checks once) | ("exit",)
   worker -> parent  ("ready", pid) once started, or ("failed", reason)
                     ("located", location) for "investigate", answered by the parent with "go" or "stop"
                     ("progress", state) and ("kube", verb, resource, status) while it works
-                    ("done", Answer | Diagnosis | Location) | ("stopped",) | ("user_error", class name, message)
-                    | ("error", exception class name): the task's end
+                    ("done", Answer | Diagnosis | Location | Ticked) | ("stopped",)
+                    | ("user_error", class name, message) | ("error", exception class name): the task's end
 The worker runs at a lower priority (`os.nice`) than the process answering Slack, ignores SIGINT and SIGTERM
 (the parent drains and then ends it), and gives freed memory back to the system after each task.
 """
@@ -34,7 +35,7 @@ from bot.errors import NotFound, SourceError, UsageError, UserError
 from bot.models import Target
 from bot.obs.logs import configure_logging
 from bot.redact import Redactor
-from bot.service import Service
+from bot.service import Service, Ticked
 from bot.settings import Settings
 from bot.slack.engine import Answer, render_answer
 from bot.slack.progress import SlackProgress
@@ -97,9 +98,11 @@ class _Worker:
 
     def handle(self, task: tuple[Any, ...]) -> None:
         try:
-            result: Answer | Diagnosis | Location
+            result: Answer | Diagnosis | Location | Ticked
             if task[0] == "investigate":
                 result = self.investigate(task[1], task[2])
+            elif task[0] == "tick":
+                result = self.service.tick(source=self.source, now=task[1])
             elif task[0] == "locate":
                 result = dataclasses.replace(self.source.locate(task[1]), gathered=None)
             else:
@@ -125,12 +128,12 @@ def rss_mib(pid: int | None) -> float:
     return 0.0
 
 
-def result_of(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | None:
+def result_of(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | Ticked | None:
     """The parent's reading of a task's last message: the result, None for "stopped", or the error raised."""
     kind = event[0]
     if kind == "done":
         value = event[1]
-        assert isinstance(value, (Answer, Diagnosis, Location))
+        assert isinstance(value, (Answer, Diagnosis, Location, Ticked))
         return value
     if kind == "stopped":
         return None
@@ -169,7 +172,7 @@ def worker_main(conn: Connection, spec: WorkerSpec) -> None:
             task = conn.recv()
         except (EOFError, OSError):  # the parent is gone
             return
-        if not isinstance(task, tuple) or task[0] not in ("investigate", "diagnose", "locate"):
+        if not isinstance(task, tuple) or task[0] not in ("investigate", "diagnose", "locate", "tick"):
             return
         try:
             worker.handle(task)

@@ -23,12 +23,14 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from bot.diagnose import Diagnosis
 from bot.models import Target
+from bot.service import Ticked
 from bot.slack.engine import Answer, Gate, OnProgress, WorkerLost
 from bot.slack.worker import WorkerSpec, result_of, rss_mib, worker_main
 from bot.sources import Location
@@ -84,6 +86,11 @@ class WorkerEngine:
         assert isinstance(result, Diagnosis)
         return result
 
+    def tick(self, now: datetime) -> Ticked:
+        result = self._run(("tick", now), gate=_never, on_progress=_ignore)
+        assert isinstance(result, Ticked)
+        return result
+
     def close(self) -> None:
         """No more tasks; idle workers exit now, busy ones are ended (call after the drain)."""
         self._closed.set()
@@ -114,7 +121,7 @@ class WorkerEngine:
     # ---- one task
 
     def _run(self, task: tuple[Any, ...], *, gate: Gate,
-             on_progress: OnProgress) -> Answer | Diagnosis | Location | None:
+             on_progress: OnProgress) -> Answer | Diagnosis | Location | Ticked | None:
         proc = self._checkout()
         finished = False
         try:

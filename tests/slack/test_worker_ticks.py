@@ -1,0 +1,39 @@
+"""Scheduled checks run where diagnoses run: a tick in a worker process gives what the service gives in-process."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.redact import Redactor
+from bot.scheduler.wiring import collect_tick, ticked_by
+from bot.service import Service
+from bot.settings import Settings
+from bot.slack.engine import LocalEngine
+from bot.slack.worker import WorkerSpec
+from bot.slack.workers import WorkerEngine, wait_started
+from bot.sources import open_source
+
+from .apphost import bundle_of
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def test_a_tick_in_a_worker_equals_the_tick_in_process() -> None:
+    bundle = bundle_of("ci-runner-image-pull")
+    settings = Settings()
+    source = open_source(snapshot=str(bundle), kubeconfig=None, context=None, settings=settings)
+    local = LocalEngine(service=Service(settings=settings, redactor=Redactor()), source=source, redactor=Redactor())
+    in_process = local.tick(NOW)
+    assert [a.check for a in in_process.alerts] == ["long-pending"] and in_process.unreadable == ()
+    # the scheduler's own collect over the same source agrees with the service's tick
+    alerts, unreadable = collect_tick(source, settings.thresholds)(NOW)
+    assert (tuple(alerts), tuple(unreadable)) == (in_process.alerts, in_process.unreadable)
+
+    engine = WorkerEngine(WorkerSpec(settings=settings, snapshot=str(bundle)), workers=1)
+    try:
+        assert wait_started(engine, count=1, timeout=60.0), engine.problem()
+        worker_pids = engine.pids()
+        assert ticked_by(engine.tick)(NOW) == (list(in_process.alerts), list(in_process.unreadable))
+        assert engine.pids() == worker_pids  # the worker stays for the next task
+    finally:
+        engine.close()
