@@ -50,8 +50,6 @@ def run() -> None:
     """The installed `rlark-bot` command: `main`, then exit without the interpreter's last walk over every
     object the run made (a thousand-pod bundle leaves millions; the process is ending anyway)."""
     status = main()
-    sys.stdout.flush()
-    sys.stderr.flush()
     gc.freeze()
     sys.exit(status)
 
