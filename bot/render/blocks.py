@@ -152,6 +152,15 @@ def _others(findings: Sequence[FindingView], redactor: Redactor, lang: str,
     return [divider(), section(f"{title}\n{body}")]
 
 
+def _quoted(report: Report, finding: FindingView) -> bool:
+    """Whether the first finding's evidence already shows the report's first error (its line, from its log)."""
+    fe = report.first_error
+    if fe is None:
+        return True
+    head = fe.text.strip()[:80]  # evidence lines are clipped: their start is what both show
+    return any(e.source == fe.source and head in e.text for e in finding.evidence)
+
+
 def _first_error(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
     fe = report.first_error
     if fe is None:
@@ -259,6 +268,8 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str,
         f = findings[0]
         blocks += _summary(report, f, redactor, lang, cuts)
         blocks += _evidence(f, redactor, lang, cuts)
+        if not _quoted(report, f):  # the earliest error line is the answer's own: say it when not already shown
+            blocks += _first_error(report, redactor, lang, cuts)
         blocks += _advice(f, redactor, lang, cuts)
         blocks += _others(findings[1:], redactor, lang, cuts)
     else:
