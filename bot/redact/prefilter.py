@@ -64,10 +64,17 @@ class Prefilter:
         self.patterns = tuple(patterns)
         self._filters = dict(filters or {})
         self._db: Any = None
+        self._own: Any = None  # the bot's own secrets, compiled apart so that the rest may come from the cache
         self._local = threading.local()
         self._cache = cache
         if use_hyperscan and _hs is not None and self.patterns:
-            self._db = self._compile_hs()
+            shared = tuple(p for p in self.patterns if p.cacheable)
+            own = tuple(p for p in self.patterns if not p.cacheable)
+            if shared:
+                self._db = self._compile_hs(shared)
+                self._own = _compile(own) if own else None
+            else:
+                self._db = _compile(own)
         parts: list[str] = []
         for p in self.patterns:
             flags = ("i" if p.caseless else "") + ("m" if p.multiline else "")
@@ -82,28 +89,35 @@ class Prefilter:
     def fast(self) -> bool:
         return self._db is not None
 
-    def _compile_hs(self) -> Any:
-        if self._cache is None or any(p.cacheable is False for p in self.patterns):
-            return _compile(self.patterns)
-        key = _cache_key(self.patterns)
+    def _compile_hs(self, patterns: tuple[Pattern, ...]) -> Any:
+        if self._cache is None or any(p.cacheable is False for p in patterns):
+            return _compile(patterns)
+        key = _cache_key(patterns)
         blob = self._cache.get(key)
         if blob is not None:
             try:
                 return _hs.loadb(blob, _hs.HS_MODE_BLOCK)
             except Exception:  # a damaged or foreign file: compile afresh and replace it
                 blob = None
-        db = _compile(self.patterns)
+        db = _compile(patterns)
         self._cache.put(key, _hs.dumpb(db))
         return db
 
-    def _scratch(self) -> Any:
-        # Hyperscan scratch space is per thread; the Slack bot may scan from several workers.
-        scratch = getattr(self._local, "scratch", None)
+    def _scratch(self, db: Any) -> Any:
+        # Hyperscan scratch space is per thread (and per database); the Slack bot may scan from several workers.
+        scratches: dict[int, Any] | None = getattr(self._local, "scratch", None)
+        if scratches is None:
+            scratches = self._local.scratch = {}
+        scratch = scratches.get(id(db))
         if scratch is None:
             assert _hs is not None
-            scratch = _hs.Scratch(self._db)
-            self._local.scratch = scratch
+            scratch = scratches[id(db)] = _hs.Scratch(db)
         return scratch
+
+    def _scan(self, data: bytes, on_match: Callable[[int, int, int, int, object], None]) -> None:
+        for db in (self._db, self._own):
+            if db is not None:
+                db.scan(data, match_event_handler=on_match, scratch=self._scratch(db))
 
     def lines(self, data: bytes) -> list[Candidate]:
         """Candidate lines of ``data`` in order."""
@@ -136,7 +150,7 @@ class Prefilter:
             cur_ids[0] = entry[1]
             return None
 
-        self._db.scan(data, match_event_handler=on_match, scratch=self._scratch())
+        self._scan(data, on_match)
         return [(s, e_ids[0], frozenset(e_ids[1])) for s, e_ids in sorted(found.items())]
 
     def _re_lines(self, data: bytes) -> Iterator[Candidate]:
@@ -171,7 +185,7 @@ class Prefilter:
                 hits.add(group)
             return None
 
-        self._db.scan(data, match_event_handler=on_match, scratch=self._scratch())
+        self._scan(data, on_match)
         return frozenset(hits)
 
 
