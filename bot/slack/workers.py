@@ -180,8 +180,9 @@ class WorkerEngine:
     # ---- starting and ending processes
 
     def _start_soon(self) -> None:
-        """One more worker wanted. Workers start one after another: each compiles the redaction prefilter
-        with the bot's own secrets (never cached on disk), seconds of CPU that would otherwise all land at once."""
+        """One more worker wanted. Workers start one after another: each builds its runtime (the runbook, the
+        redactor: its own-secret patterns are compiled afresh, never cached), CPU that would otherwise all land
+        at once."""
         with self._lock:
             self._wanted += 1
             if self._starting:
