@@ -29,10 +29,6 @@ def agent_of(namespace: str) -> str | None:
     return None
 
 
-def agent_namespace(agent: str) -> str:
-    return AGENT_NAMESPACE_PREFIX + agent
-
-
 class Workload(Loose):
     kind: str = ""
     replicas: int | None = None

@@ -68,10 +68,6 @@ def starts_as_note(line: str) -> bool:
     return bool(NOTE_LINE.search(line))
 
 
-def is_error_line(line: str) -> bool:
-    return bool(ERROR_LINE.search(line)) and not BENIGN.search(line)
-
-
 @dataclass(frozen=True)
 class LogLine:
     number: int  # 1-based

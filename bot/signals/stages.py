@@ -24,10 +24,6 @@ TRAINING_SIGNAL = re.compile(
 )
 
 
-def stage_index(stage: str) -> int:
-    return INDEX[stage]
-
-
 def reached_at(markers: Markers, pos: int) -> int:
     """The stage a wrapper-run container had reached when it printed the character at `pos`."""
     reached = INDEX["containers-started"]
