@@ -118,7 +118,8 @@ class _Health(BaseHTTPRequestHandler):
 @pytest.fixture
 def health_server() -> Iterator[ThreadingHTTPServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Health)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop's next poll: a short interval keeps the teardown from idling half a second
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True)
     thread.start()
     yield server
     server.shutdown()

@@ -135,7 +135,8 @@ def test_sigterm_lets_the_diagnosis_in_flight_answer_then_exits_0(launch: Launch
     bot = launch(overlay="ha")
     bot.wait_listening()
     bot.wait_status("/readyz", 200, timeout=READY_TIMEOUT)
-    slack.delay("chat.postMessage", 3.0, times=1)  # the root message is slow to post: the diagnosis is mid-way
+    # The root message is held until SIGTERM has been sent and seen: the diagnosis is mid-way meanwhile.
+    root_post = slack.delay("chat.postMessage", ANSWER_TIMEOUT, times=1)
     body, _ = command(slack, f"diagnose {target_of(EXAMPLE)}")
     assert bot.post("/slack/events", body, signed_headers(body, planted.signing_secret))[0] == 200
     slack.wait_for(lambda: slack.calls("chat.postMessage"), timeout=10)
@@ -152,6 +153,7 @@ def test_sigterm_lets_the_diagnosis_in_flight_answer_then_exits_0(launch: Launch
     late, _ = command(slack, "diagnose job/another-job", user="U0LATE")
     status, _, answer = bot.post("/slack/events", late, signed_headers(late, planted.signing_secret))
     assert status == 200 and json.loads(answer)["response_type"] == "ephemeral"
+    slack.release(root_post)
 
     try:
         code = bot.proc.wait(timeout=GRACE_SECONDS)

@@ -40,11 +40,13 @@ class Fault:
 
 @dataclass
 class Delay:
-    """Answer calls of `method` (or `*`) only after `seconds`; `times` None: every call."""
+    """Answer calls of `method` (or `*`) only after `seconds`; `times` None: every call. `released` (set by
+    `SlackStandIn.release`): the held calls are answered at once, and later ones are not held."""
 
     method: str
     seconds: float
     times: int | None = None
+    released: bool = False
 
 
 def parse_body(content_type: str, body: bytes, query: str) -> Obj:
@@ -193,7 +195,8 @@ def serve_request(standin: SlackStandIn, req: BaseHTTPRequestHandler) -> None:
         standin.cond.notify_all()
     delay = _take(standin, standin.delays, method)
     if delay is not None:
-        standin.stopping.wait(delay.seconds)
+        with standin.cond:
+            standin.cond.wait_for(lambda: delay.released or standin.stopping.is_set(), delay.seconds)
     fault: Fault | None = _take(standin, standin.faults, method)
     status: int
     answer: Obj | str

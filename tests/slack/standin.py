@@ -37,6 +37,7 @@ class SocketEndpoint(Protocol):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # the default backlog of 5 drops SYNs under parallel clients: a 1 s retransmit each
     standin: SlackStandIn
 
 
@@ -80,7 +81,9 @@ class SlackStandIn:
         return self
 
     def close(self) -> None:
-        self.stopping.set()
+        with self.cond:
+            self.stopping.set()
+            self.cond.notify_all()  # wakes the calls a delay holds
         self.down()
 
     def __enter__(self) -> SlackStandIn:
@@ -115,7 +118,7 @@ class SlackStandIn:
         self._port = server.server_address[1]
         self.model.base_url = self.base_url
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.005},
                                         name=f"slack-standin-{self._port}", daemon=True)
         self._thread.start()
 
@@ -156,10 +159,19 @@ class SlackStandIn:
         with self.cond:
             self.faults.append(Fault(method, status, error, retry_after, drop, times))
 
-    def delay(self, method: str, seconds: float, *, times: int | None = None) -> None:
-        """Answer calls of `method` (`*`: any) only after `seconds` (cut short when the stand-in closes)."""
+    def delay(self, method: str, seconds: float, *, times: int | None = None) -> Delay:
+        """Answer calls of `method` (`*`: any) only after `seconds` (cut short when the stand-in closes, or by
+        `release`: a test that needs a call held until it has done something holds it that long, no longer)."""
+        held = Delay(method, seconds, times)
         with self.cond:
-            self.delays.append(Delay(method, seconds, times))
+            self.delays.append(held)
+        return held
+
+    def release(self, held: Delay) -> None:
+        """Answer the calls `held` holds now; later calls it matches are not held."""
+        with self.cond:
+            held.released = True
+            self.cond.notify_all()
 
     def clear_faults(self) -> None:
         with self.cond:

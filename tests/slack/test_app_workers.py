@@ -78,10 +78,12 @@ def test_a_refused_ask_never_gets_past_the_location(host: AppHost, slack: SlackS
 def test_a_killed_worker_is_one_line_in_the_thread_and_is_replaced(host: AppHost, slack: SlackStandIn) -> None:
     engine = engine_of(host)
     [pid] = engine.pids()
-    slack.delay("chat.postMessage", 1.5, times=1)  # the root is slow to post: the worker waits to go on
+    # The root is held until the worker, waiting to go on, has been killed (SIGKILL: it runs no further).
+    root_post = slack.delay("chat.postMessage", 30.0, times=1)
     assert host.command(f"diagnose {JOB}").status == 200
     slack.wait_for(lambda: slack.calls("chat.postMessage"), timeout=10)
     os.kill(pid, signal.SIGKILL)
+    slack.release(root_post)
     host.idle(submitted=1, timeout=30)
     [root] = slack.messages(CHANNEL)
     assert LOST["en"] in root.text and "\n" not in root.text.strip()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -203,6 +204,22 @@ def test_delay_holds_the_answer(slack: SlackStandIn, web: WebClient) -> None:
     web.auth_test()
     [delayed, prompt] = slack.calls("auth.test")
     assert delayed.ok and prompt.at - delayed.at >= 0.2
+
+
+def test_a_released_delay_answers_the_held_call_at_once(slack: SlackStandIn, web: WebClient) -> None:
+    held = slack.delay("auth.test", 30.0, times=2)
+    answers: list[bool] = []
+    caller = threading.Thread(target=lambda: answers.append(bool(web.auth_test()["ok"])))
+    caller.start()
+    slack.wait_for(lambda: slack.calls("auth.test"))
+    caller.join(timeout=0.05)
+    assert caller.is_alive() and not answers, "the call is held"
+    released = time.monotonic()
+    slack.release(held)
+    caller.join(timeout=5)
+    assert answers == [True] and time.monotonic() - released < 5
+    assert web.auth_test()["ok"] and time.monotonic() - released < 5, "its second turn is not held either"
+    assert [c.ok for c in slack.calls("auth.test")] == [True, True]
 
 
 def test_response_urls_record_and_apply_posts(slack: SlackStandIn, web: WebClient) -> None:
