@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
 import os
@@ -43,6 +44,7 @@ EXPECTED = {"rlark.ray.worker-exit-nonzero", "rlark.run.nccl"}
 TARGET_VS_GREP = 1.5  # diagnose wall time, fresh process, at most this many times one grep -E -f scan of the logs
 TARGET_RSS_MIB = 300.0
 TARGET_RATIO = 1 / 3
+PHASES = ("import", "runtime", "read", "runbook", "diagnose", "render")
 
 sys.path.insert(0, str(REPO))
 LOAD = os.getloadavg()
@@ -52,39 +54,43 @@ LOAD = os.getloadavg()
 
 
 def child(bundle: Path, profile_out: Path | None) -> None:
-    """Runs in a fresh interpreter: what `rlark-bot diagnose job/... --snapshot` does, timed per phase."""
+    """Runs in a fresh interpreter: what `rlark-bot diagnose job/... --snapshot` does, timed per phase.
+
+    The same composition as the installed command: `bot.cli`'s imports, `build_runtime()` (settings from the
+    environment, the redactor and the runbook's compiled patterns through the on-disk cache), the service's
+    runbook, and the exit without the interpreter's final walk over every object (`bot.cli.run`)."""
     t0 = time.perf_counter()
     prof = cProfile.Profile() if profile_out else None
     if prof:
         prof.enable()
+    import bot.cli  # noqa: F401  everything the installed command imports before it parses its arguments
     from bot.bundle import read_bundle
-    from bot.cache import FileCache, default_cache_dir
+    from bot.commands.common import build_runtime
     from bot.diagnose import diagnose
     from bot.models import Target
-    from bot.redact import Redactor
-    from bot.render import render_diagnosis
-    from bot.runbook import load_runbook
-    from bot.signals.names import SIGNALS
 
     t1 = time.perf_counter()
-    evidence = read_bundle(bundle)
+    rt = build_runtime()
     t2 = time.perf_counter()
-    runbook = load_runbook(known_signals=SIGNALS)
+    evidence = read_bundle(bundle)
     t3 = time.perf_counter()
-    now = evidence.captured_at or datetime.now(UTC)
-    # As the CLI builds it: the compiled credential prefilter comes from the on-disk cache after the first run.
-    redactor = Redactor(cache=FileCache(default_cache_dir()))
-    diag = diagnose(evidence, runbook, now=now, target=Target.parse(f"job/{JOB}"), redactor=redactor)
+    runbook = rt.service.runbook  # parsed, its log patterns loaded from the cache (compiled on the first run)
     t4 = time.perf_counter()
-    text = str(render_diagnosis(diag, "text", redactor=redactor))
+    now = evidence.captured_at or datetime.now(UTC)
+    diag = diagnose(evidence, runbook, now=now, target=Target.parse(f"job/{JOB}"), redactor=rt.redactor,
+                    thresholds=rt.settings.thresholds)
     t5 = time.perf_counter()
+    text = str(rt.service.render(diag, fmt="text", lang="en"))
+    t6 = time.perf_counter()
     if prof and profile_out:
         prof.disable()
         prof.dump_stats(str(profile_out))
     findings = [{"case": f.case.id, "severity": f.case.severity, "pods": f.pods[:3]} for f in diag.findings]
-    json.dump({"import": t1 - t0, "read": t2 - t1, "runbook": t3 - t2, "diagnose": t4 - t3, "render": t5 - t4,
-               "findings": findings, "last_stage": diag.last_stage, "report_chars": len(text),
+    json.dump({"import": t1 - t0, "runtime": t2 - t1, "read": t3 - t2, "runbook": t4 - t3, "diagnose": t5 - t4,
+               "render": t6 - t5, "findings": findings, "last_stage": diag.last_stage, "report_chars": len(text),
                "report_head": text[:1500]}, sys.stdout)
+    sys.stdout.flush()
+    gc.freeze()  # as `bot.cli.run` exits
 
 
 @dataclass
@@ -437,8 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = [run_child(bundle) for _ in range(args.repeat)]
     walls = [r.wall for r in runs]
     wall_med, rss_max = statistics.median(walls), max(r.rss_mib for r in runs)
-    ph = {k: statistics.median(r.phases[k] for r in runs) for k in ("import", "read", "runbook", "diagnose",
-                                                                     "render")}
+    ph = {k: statistics.median(r.phases[k] for r in runs) for k in PHASES}
     found = [f["case"] for f in runs[0].phases["findings"]]
     sev = {f["case"]: f["severity"] for f in runs[0].phases["findings"]}
     missing = sorted(EXPECTED - set(found))
@@ -474,8 +479,8 @@ def main(argv: list[str] | None = None) -> int:
         ("  diagnose CPU (user+sys, median) / grep CPU", f"{cpu_med:.2f} s / {m.grep_cpu_s:.2f} s = "
          f"{cpu_med / m.grep_cpu_s:.1f}x", "", ""),
         ("  runs", ", ".join(f"{w:.2f}" for w in walls) + " s", "", ""),
-        ("  import / read_bundle / load_runbook", f"{ph['import']:.2f} / {ph['read']:.2f} / {ph['runbook']:.2f} s",
-         "", ""),
+        ("  import / settings+redactor / read_bundle / runbook", f"{ph['import']:.2f} / {ph['runtime']:.2f} / "
+         f"{ph['read']:.2f} / {ph['runbook']:.2f} s", "", ""),
         ("  diagnose / render text", f"{ph['diagnose']:.2f} / {ph['render']:.3f} s", "", ""),
         # What the phases do not cover: interpreter start-up and freeing ~0.5 GB of objects at exit.
         ("  interpreter start + exit", f"{wall_med - sum(ph.values()):.2f} s", "", ""),
