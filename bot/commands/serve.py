@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING
 
 from bot.commands.common import Runtime, add_source_args
 from bot.errors import SourceError, UsageError
-from bot.obs.logs import configure_logging
-from bot.obs.metrics import Metrics
 from bot.settings import Settings
-from bot.store.base import Store, StoreUnavailable
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # serve's own modules are imported when it runs: other commands do not pay for them
+    from bot.obs.metrics import Metrics
     from bot.slack.runtime import BotProcess
     from bot.slack.workers import WorkerEngine
+    from bot.store.base import Store
 
 DIAGNOSIS_WORKERS = 4
 SLACK_SECRET_VARIABLES = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET")
@@ -69,6 +68,7 @@ def forget_secret_variables() -> None:
 
 
 def open_bot_store(settings: Settings, metrics: Metrics) -> Store:
+    from bot.store.base import StoreUnavailable
     from bot.store.factory import open_store
 
     try:
@@ -81,6 +81,8 @@ def open_bot_store(settings: Settings, metrics: Metrics) -> Store:
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:
+    from bot.obs.logs import configure_logging
+    from bot.obs.metrics import Metrics
     from bot.slack.wiring import build
 
     settings = rt.settings
