@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,11 @@ from hypothesis import settings as hypothesis_settings
 from bot.runbook import Runbook, load_runbook
 from bot.settings import Settings
 from bot.signals.names import SIGNALS
+
+# Keep the bytecode of the test modules (rewritten for assertion messages) and of bot/ in __pycache__ (ignored by
+# git), whatever PYTHONDONTWRITEBYTECODE says: otherwise every run, and every xdist worker in it, rewrites and
+# compiles them all again (3-4 s of CPU per worker), and each `rlark-bot serve` a test starts compiles bot/.
+sys.dont_write_bytecode = False
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
