@@ -100,3 +100,36 @@ def test_partial_snapshot_stays_incomplete(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     ev = read_bundle(tmp_path)
     assert ev.incomplete and ev.problems == ["gpu-b: 403 Forbidden listing pods in rlark-system"]
+
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def _shape(obj: object) -> object:
+    """An object as read, down to which fields the file set and the Python types of kept unknown fields."""
+    from pydantic import BaseModel
+
+    if isinstance(obj, BaseModel):
+        extra = obj.__pydantic_extra__ or {}
+        return (type(obj).__name__, sorted(obj.model_fields_set),
+                {k: _shape(getattr(obj, k)) for k in type(obj).model_fields}, {k: _shape(v) for k, v in extra.items()})
+    if isinstance(obj, dict):
+        return {k: _shape(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_shape(v) for v in obj]
+    return type(obj).__name__, repr(obj)
+
+
+@pytest.mark.parametrize("name", ["cause-head-override-workers-gcs-lost", "pod-run-shm-exhausted-bus-error"])
+def test_json_lists_read_from_bytes_as_the_careful_path_reads_them(name: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    root = SCENARIOS / name / "bundle"
+    assert any(root.rglob("pods.json")), "the scenario has JSON lists"
+    fast = read_bundle(root)
+    monkeypatch.setattr("bot.bundle.reader.load_json_models", lambda *_: None)
+    careful = read_bundle(root)
+    fields = [f for f in type(fast).model_fields if f != "logs"]
+    assert sum(len(getattr(fast, f)) for f in fields if isinstance(getattr(fast, f), list)) > 0
+    for f in fields:
+        assert _shape(getattr(fast, f)) == _shape(getattr(careful, f)), f
+

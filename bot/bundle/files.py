@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import pydantic_core
 import yaml
+from pydantic import BaseModel, ConfigDict
 
 from bot.bundle.errors import BundleError
+
+M = TypeVar("M", bound=BaseModel)
 
 MAX_LIST_BYTES = 512 << 20  # a List file larger than this is refused, not parsed into memory
 MAX_DEPTH = 200  # JSON deeper than this is refused by the parser (its fixed limit); YAML is held to the same
@@ -22,6 +25,31 @@ def find_list_file(directory: Path, stem: str) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+class _ListDocument(BaseModel, Generic[M]):
+    """A Kubernetes List: its `kind` and `items`, nothing else of the document."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: Any = ""
+    items: list[M]
+
+
+def load_json_models(path: Path, model: type[M]) -> list[M] | None:
+    """The items of a `.json` List validated straight from the file's bytes, in one pass of pydantic-core (no
+    intermediate dicts). None when the file is anything but a well-formed List of valid items: `load_list` and
+    the caller's own validation then say what is wrong, one line, exactly as without this path."""
+    try:
+        if path.suffix != ".json" or path.stat().st_size > MAX_LIST_BYTES:
+            return None
+        doc = _ListDocument[model].model_validate_json(path.read_bytes())  # type: ignore[valid-type]
+    except (OSError, ValueError):  # ValidationError is a ValueError; so is the parser's depth limit
+        return None
+    if doc.kind and not str(doc.kind).endswith("List"):
+        return None
+    items: list[M] = doc.items
+    return items
 
 
 def load_list(path: Path, display: str) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.bundle.errors import BundleError
-from bot.bundle.files import find_list_file, load_list
+from bot.bundle.files import find_list_file, load_json_models, load_list
 from bot.bundle.logs import LogFiles, read_log_file
 from bot.models import (
     Evidence,
@@ -59,21 +59,25 @@ def _read_index(root: Path) -> SnapshotIndex:
         raise BundleError(f"snapshot.yaml: {where}: {err['msg']}") from exc
 
 
-def _parse_items(items: list[dict[str, Any]], model: type[KubeObject], *, cluster: str, namespace: str,
-                 display: str) -> list[KubeObject]:
+def _parse_items(items: list[dict[str, Any]], model: type[KubeObject], *, display: str) -> list[KubeObject]:
     out: list[KubeObject] = []
     for i, item in enumerate(items):
         try:
-            obj = model.model_validate(item)
+            out.append(model.model_validate(item))
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"])
             raise BundleError(f"{display}: items[{i}].{where}: {err['msg']}") from exc
+    return out
+
+
+def _place(objs: list[KubeObject], *, cluster: str, namespace: str) -> list[KubeObject]:
+    """Where the objects were read from: their cluster, and the namespace of their directory when they name none."""
+    for obj in objs:
         obj.cluster = cluster
         if namespace and not obj.metadata.namespace:
             obj.metadata.namespace = namespace
-        out.append(obj)
-    return out
+    return objs
 
 
 class _Reader:
@@ -94,10 +98,11 @@ class _Reader:
                 self.not_collected.append(Missing(cluster=cluster, namespace=namespace, kind=stem, where=display))
             return
         display = str(path.relative_to(self.root))
-        items = load_list(path, display)
         field, model = spec
-        self.fields.setdefault(field, []).extend(
-            _parse_items(items, model, cluster=cluster, namespace=namespace, display=display))
+        objs = load_json_models(path, model)
+        if objs is None:  # YAML, or something is wrong with the file: read it the careful way, which says what
+            objs = _parse_items(load_list(path, display), model, display=display)
+        self.fields.setdefault(field, []).extend(_place(objs, cluster=cluster, namespace=namespace))
 
     def _read_logs(self, pod_dir: Path, cluster: str, namespace: str) -> None:
         for fname, previous in (("logs.txt", False), ("previous-logs.txt", True)):
