@@ -75,3 +75,19 @@ def test_a_held_log_is_never_dropped() -> None:
     v.survey()
     v.release()
     assert v.text == "x\n"
+
+
+def test_a_logs_bytes_are_its_texts_encoding_whether_read_or_encoded(tmp_path: Path) -> None:
+    pod = _bundle(tmp_path) / "ns" / "p"
+    (pod / "previous-logs.txt").write_bytes(b"==== START logs for container main of pod ns/p ====\n"
+                                            b"bad \xff byte, then \xe2\x96\x88 and NCCL WARN socket\n"
+                                            b"==== END logs for container main of pod ns/p ====\n")
+    views = [LogView(x, REDACTOR.scan) for x in read_bundle(tmp_path).logs]
+    held = LogView(LogExcerpt(source=views[0].excerpt.source, text="held \u2588 NCCL WARN x\n"), REDACTOR.scan)
+    given = [view.excerpt.read()[1] is not None for view in views]
+    assert sorted(given) == [False, True]  # the valid file comes with its bytes; the one with a bad byte does not
+    for view in [*views, held]:
+        assert view.utf8 == view.text.encode("utf-8", "surrogatepass")
+    matcher = LogMatcher(CONDS)
+    found = [matcher.survey(view)[0] for view in views]
+    assert all("NCCL WARN" in f for f in found)

@@ -74,6 +74,14 @@ def _decode(data: bytes | memoryview) -> str:
     return str(data, "utf-8", errors="replace")
 
 
+def _decode_keeping(data: bytes) -> tuple[str, bytes | None]:
+    """The text, and `data` itself when it is valid UTF-8 (then it is exactly the text's encoding)."""
+    try:
+        return str(data, "utf-8"), data
+    except UnicodeDecodeError:
+        return _decode(data), None
+
+
 def _stamp(path: Path) -> tuple[int, int]:
     st = path.stat()
     return st.st_size, st.st_mtime_ns
@@ -228,17 +236,18 @@ class LogFiles:
             self._last = (path, read)
         return read
 
-    def loader(self, path: Path, *, display: str, read: LogFile, index: int) -> Callable[[], str]:
+    def loader(self, path: Path, *, display: str, read: LogFile, index: int) -> Callable[[], tuple[str, bytes | None]]:
+        """Reads the section's text again: the text, and the file's bytes of it when they are valid UTF-8."""
         section, base, stamp = read.sections[index], read.base, read.stamp
 
-        def load() -> str:
+        def load() -> tuple[str, bytes | None]:
             try:
                 if base is not None and _stamp(path) == stamp:
                     with path.open("rb") as fh:
                         fh.seek(base + section.start)
-                        return _decode(fh.read(section.end - section.start))
+                        return _decode_keeping(fh.read(section.end - section.start))
             except OSError as exc:
                 raise BundleError(f"{display}: cannot read: {exc}") from exc
             again = self._file(path, display)
-            return again.text(again.sections[index]) if index < len(again.sections) else ""
+            return (again.text(again.sections[index]) if index < len(again.sections) else ""), None
         return load

@@ -111,17 +111,24 @@ class LogExcerpt(BaseModel):
     source: LogSource
     stored: str = Field(default="", alias="text", repr=False)
     truncated: bool = False
-    _load: Callable[[], str] | None = PrivateAttr(default=None)
+    _load: Callable[[], tuple[str, bytes | None]] | None = PrivateAttr(default=None)
 
     @classmethod
-    def lazy(cls, *, source: LogSource, load: Callable[[], str], truncated: bool = False) -> LogExcerpt:
+    def lazy(cls, *, source: LogSource, load: Callable[[], tuple[str, bytes | None]],
+             truncated: bool = False) -> LogExcerpt:
+        """`load` reads the text again: the text, and its UTF-8 bytes when it has them at hand (the file's own
+        bytes, when they were valid UTF-8), else None."""
         excerpt = cls.model_construct(source=source, truncated=truncated)  # typed arguments: nothing to check
         excerpt._load = load
         return excerpt
 
     @property
     def text(self) -> str:
-        return self.stored if self._load is None else self._load()
+        return self.stored if self._load is None else self._load()[0]
+
+    def read(self) -> tuple[str, bytes | None]:
+        """The text, and its UTF-8 encoding when the source gave it for free (None: encode the text if needed)."""
+        return (self.stored, None) if self._load is None else self._load()
 
     @property
     def held(self) -> bool:

@@ -88,19 +88,30 @@ class LogView:
     _line_cache: dict[int, int] = field(default_factory=dict, repr=False)
     memo: dict[object, Any] = field(default_factory=dict, repr=False)  # answers of the layers above, per log
     _text: str | None = field(default=None, init=False, repr=False)
+    _utf8: bytes | None = field(default=None, init=False, repr=False)
     _present: frozenset[str] | None = field(default=None, init=False, repr=False)
 
     @property
     def text(self) -> str:
         text = self._text
         if text is None:
-            text = self._text = self.excerpt.text
+            text, self._utf8 = self.excerpt.read()
+            self._text = text
         return text
+
+    @property
+    def utf8(self) -> bytes:
+        """The text's UTF-8 encoding (lone surrogates passed through): the bytes it was read from, when they
+        came with it, so the scan of a log's bytes does not encode its text again."""
+        text = self.text
+        data = self._utf8
+        return data if data is not None else text.encode("utf-8", "surrogatepass")
 
     def release(self) -> None:
         """Drop the text if it can be read again; what was computed from it stays."""
         if not self.excerpt.held:
             self._text = None
+            self._utf8 = None
 
     def survey(self, present: frozenset[str] | None = None) -> None:
         """Compute what is asked of every log while its text is at hand. `present`: which of VIEW_LITERALS

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from bot.models import (
     EphemeralRunner,
@@ -47,8 +48,9 @@ class PodCtx:
     pvcs: list[PersistentVolumeClaim] = field(default_factory=list)
     logs: list[LogView] = field(default_factory=list)
 
-    @property
+    @cached_property
     def key(self) -> str:
+        """`<cluster>/<namespace>/<name>`; the three never change once the pod is scoped."""
         return f"{self.cluster}/{self.namespace}/{self.name}"
 
     @property
