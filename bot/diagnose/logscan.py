@@ -156,10 +156,8 @@ class LogMatcher:
         if pat not in self._hs_patterns:
             return start if start < len(text) else None  # the `re` path reads on from here
         if ascii_data is not None:  # byte and character offsets agree: no encoding of the rest
-            rest = ascii_data[start:]
-            found = _first_lines(self._single(pat), "", rest, ascii_only=True)
-        else:
-            found = _first_lines(self._single(pat), text[start:])
+            return _next_line_ascii(self._single(pat), ascii_data, start)
+        found = _first_lines(self._single(pat), text[start:])
         return None if not found else start + next(iter(found.values()))
 
     def first_match(self, cond: LogCond, view: LogView, *, candidates: dict[str, int]) -> int | None:
@@ -216,6 +214,22 @@ def _scratch(db: Any) -> Any:
     if entry is None:  # the database is kept with its scratch, so its id is never reused while it is here
         entry = mine[id(db)] = (db, hyperscan.Scratch(db))
     return entry[1]
+
+
+def _next_line_ascii(db: Any, data: bytes, start: int) -> int | None:
+    """Offset of the start of the line holding the first match of one-pattern `db` in `data[start:]` (ASCII, so
+    bytes are characters), or None; the rest of the log is scanned where it lies, not copied."""
+    ends: list[int] = []
+
+    def on_match(_pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
+        ends.append(end)
+        return False
+
+    db.scan(memoryview(data)[start:], match_event_handler=on_match, scratch=_scratch(db))
+    if not ends:
+        return None
+    newline = data.rfind(b"\n", start, start + max(ends[0] - 1, 0))
+    return newline + 1 if newline >= 0 else start
 
 
 def _first_lines(db: Any, text: str, data: bytes | None = None, *, ascii_only: bool = False) -> dict[int, int]:
