@@ -12,6 +12,7 @@ Offsets are absolute in the text given; functions return spans and how far they 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bot.redact.allow import REDACTED_PREFIX, is_placeholder, looks_secret
 from bot.redact.keys import KeyClass, classify
@@ -40,6 +41,7 @@ _CHILD = re.compile(r"""^(?P<ind>[ \t]*)["']?[^\s"':]+["']?[ \t]*:[ \t]*(?P<v>.*
 _INLINE = re.compile(r"""\\*["'](?:data|stringData)\\*["'][ \t]*:[ \t]*\{(?P<body>[^{}]*)\}""")
 _INLINE_VALUE = re.compile(r""":[ \t]*\\*["'](?P<v>[^"'\\]+)\\*["']""")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_DIGITS = re.compile(r"\d+")
 _SHELL_WORDS = re.compile(
     r"(?:export|set|ENV|ARG|declare -x|readonly|local|\+)(?:[ \t]+(?:export|-x))?"
 )
@@ -66,8 +68,13 @@ def log_prefix(line: str) -> str:
 
 def _shape(fixed: str) -> re.Pattern[str]:
     """A regex for text shaped like ``fixed``: same characters, any digits where it has digits."""
+    return _shape_of(_DIGITS.sub("0", fixed.rstrip()))  # one compiled form per shape, whatever the timestamp
+
+
+@lru_cache(maxsize=256)
+def _shape_of(form: str) -> re.Pattern[str]:
     parts = []
-    for run in re.findall(r"\d+|\D", fixed.rstrip()):
+    for run in re.findall(r"\d+|\D", form):
         parts.append(r"\d+" if run[0].isdigit() else re.escape(run))
     return re.compile("".join(parts) + r"[ \t]*")
 

@@ -98,6 +98,8 @@ class Redactor:
 
     def redact(self, text: str) -> Redacted:
         found = self._find(text, final=True, pem_open=False)
+        if not found.spans:  # nothing to mask: the text itself, not a copy built piece by piece
+            return Redacted(text if isinstance(text, SafeText) else mint(text), {})
         spans = merge(found.spans)
         return Redacted(mint(apply(text, spans)), dict(Counter(s.kind for s in spans if s.prio != PRIO_CONT)))
 
@@ -163,7 +165,7 @@ class Redactor:
             if end < covered:
                 continue
             line = text[start:end]
-            here = [s._replace(start=s.start + start, end=s.end + start) for s in self._line(line, ids, 0)]
+            here = [Span(s.start + start, s.end + start, s.kind, s.prio) for s in self._line(line, ids, 0)]
             spans.extend(here)
             wrapped = wrap.wrapped(text, start, end, here, self._joined, final=final)
             if not isinstance(wrapped, list):  # the next line is not in yet

@@ -17,7 +17,7 @@ from bot.redact.blocks import MORE, _lines_after, _shape, log_prefix
 from bot.redact.spans import PRIO_CONT, PRIO_TOKEN, Span
 
 MIN_WRAPPED_LINE = 16  # shorter lines are not wrapped at a width
-_RUN_END = re.compile(r"[A-Za-z0-9+/=_\-.~]+$")
+_RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~"  # of a token's run
 _RUN_START = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
 WRAP_WIDTHS = frozenset({32, 40, 48, 60, 64, 72, 76, 80, 100, 120, 128, 160, 200, 256, 512})
 
@@ -29,6 +29,12 @@ def wrapped(
     line = text[start:end].rstrip("\r")
     if len(line) < 4 or line[-1].isspace():
         return []
+    line_end = start + len(line)
+    at_end = [s for s in spans if s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start)]
+    head_start = len(line.rstrip(_RUN_CHARS))
+    head = line[head_start:]
+    if not at_end and len(head) < 4:
+        return []  # nothing cut here, whatever the next line holds: it need not be read (nor awaited)
     nxt = _lines_after(text, end + 1, 1, final=final)
     if nxt is None or (not nxt and not final):
         return MORE
@@ -45,10 +51,7 @@ def wrapped(
     if tm is None or (tm.end() < len(value_line) and value_line[tm.end()] not in _TAIL_END):
         return []
     tail = tm.group()
-    line_end = start + len(line)
-    at_end = [s for s in spans if s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start)]
-    head = _RUN_END.search(line)
-    if at_end and head is not None and _completes(head.group(), tail):
+    if at_end and head and _completes(head, tail):
         return [Span(a + tm.start(), a + tm.end(), at_end[-1].kind, PRIO_CONT)]  # exactly its family's length
     if at_end and len(tail) < 4:
         return []
@@ -60,16 +63,16 @@ def wrapped(
             return [Span(a + tm.start(), a + tm.end(), at_end[-1].kind, PRIO_CONT)]
         return []
     # the head alone is no token: one only when joined with the tail (the family's shape crosses the cut)
-    if head is None or len(head.group()) < 4 or len(tail) < 2:
+    if len(head) < 4 or len(tail) < 2:
         return []
-    if not (_tokenish(tail) or _tail_alone(tail, len(line)) or (len(head.group()) >= 12 and _tokenish(head.group()))):
+    if not (_tokenish(tail) or _tail_alone(tail, len(line)) or (len(head) >= 12 and _tokenish(head))):
         return []  # neither half looks like part of a token: not worth the joined check
-    joined = head.group() + tail
-    cut = len(head.group())
+    joined = head + tail
+    cut = len(head)
     out: list[Span] = []
     for s in find(joined):
         if s.start < cut < s.end:
-            out.append(Span(start + head.start() + s.start, line_end, s.kind, PRIO_TOKEN))
+            out.append(Span(start + head_start + s.start, line_end, s.kind, PRIO_TOKEN))
             out.append(Span(a + tm.start(), a + tm.start() + s.end - cut, s.kind, PRIO_CONT))
     return out
 
