@@ -172,18 +172,8 @@ def secret_data(text: str, start: int, end: int, *, final: bool) -> tuple[list[S
     if dm is None:
         return None
     indent = len(dm.group("ind").expandtabs())
-    lines = _lines_after(text, end + 1, MAX_SECRET_LINES, final=final)
-    if lines is None:
-        return MORE
-    body: list[tuple[int, int]] = []
-    closed = False
-    for a, b in lines:
-        piece = text[a:b]
-        if piece.strip() and len(piece.expandtabs()) - len(piece.expandtabs().lstrip()) <= indent:
-            closed = True
-            break
-        body.append((a, b))
-    if not closed and not final and len(lines) < MAX_SECRET_LINES:
+    body = _block_body(text, end + 1, indent, final=final)
+    if body is None:
         return MORE  # the block may go on in the next piece of a stream
     block_end = body[-1][1] if body else end
     after = _lines_after(text, block_end + 1, SECRET_LOOKAHEAD, final=final)
@@ -217,6 +207,26 @@ def secret_data(text: str, start: int, end: int, *, final: bool) -> tuple[list[S
             vs = a + cm.start("v") + (1 if cm.group("v")[:1] in "\"'" else 0)
             spans.append(Span(vs, vs + len(value), "kubernetes-secret", PRIO_KEY))
     return spans, block_end
+
+
+def _block_body(text: str, pos: int, indent: int, *, final: bool) -> list[tuple[int, int]] | None:
+    """The lines from ``pos`` indented deeper than ``indent`` (blank ones too), read up to the first line
+    that closes the block; None when the text ends first and more of it may come (streaming)."""
+    body: list[tuple[int, int]] = []
+    while len(body) < MAX_SECRET_LINES:
+        if pos >= len(text):
+            return body if final else None
+        nl = text.find("\n", pos)
+        if nl < 0:
+            if not final:
+                return None
+            nl = len(text)
+        piece = text[pos:nl]
+        if piece.strip() and len(piece.expandtabs()) - len(piece.expandtabs().lstrip()) <= indent:
+            return body
+        body.append((pos, nl))
+        pos = nl + 1
+    return body
 
 
 def secret_after_kind(text: str, start: int, end: int, *, final: bool) -> tuple[list[Span], int] | int | None:
