@@ -87,7 +87,10 @@ def test_a_logs_bytes_are_its_texts_encoding_whether_read_or_encoded(tmp_path: P
     given = [view.excerpt.read()[1] is not None for view in views]
     assert sorted(given) == [False, True]  # the valid file comes with its bytes; the one with a bad byte does not
     for view in [*views, held]:
-        assert view.utf8 == view.text.encode("utf-8", "surrogatepass")
+        assert view.take_utf8() == view.text.encode("utf-8", "surrogatepass")
+        assert view._utf8 is None  # handed over, not kept
+    for view in views:
+        view.release()
     matcher = LogMatcher(CONDS)
     found = [matcher.survey(view)[0] for view in views]
     assert all("NCCL WARN" in f for f in found)

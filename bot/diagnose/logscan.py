@@ -132,7 +132,7 @@ class LogMatcher:
         if self._db is None:
             return {}, None
         text = view.text
-        data = view.utf8
+        data = view.take_utf8()
         lines = _first_lines(self._db, text, data)
         found = {self._hs_ids[pid]: off for pid, off in lines.items() if pid in self._hs_ids}
         present = frozenset(self._literal_ids[pid] for pid in lines if pid in self._literal_ids) \

@@ -99,12 +99,12 @@ class LogView:
             self._text = text
         return text
 
-    @property
-    def utf8(self) -> bytes:
+    def take_utf8(self) -> bytes:
         """The text's UTF-8 encoding (lone surrogates passed through): the bytes it was read from, when they
-        came with it, so the scan of a log's bytes does not encode its text again."""
+        came with it, so the scan of a log's bytes does not encode its text again. Handed over, not kept: the
+        view holds only the text from here on (one log's bytes are not held through the rest of its visit)."""
         text = self.text
-        data = self._utf8
+        data, self._utf8 = self._utf8, None
         return data if data is not None else text.encode("utf-8", "surrogatepass")
 
     def release(self) -> None:
