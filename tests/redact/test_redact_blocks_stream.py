@@ -104,3 +104,16 @@ def test_stream_passes_invalid_utf8_through() -> None:
     redact_stream(io.BytesIO(raw), dst, R, chunk_size=16)
     out = dst.getvalue()
     assert out.startswith(b"\xff\xfe binary \x80 ") and b"wJalr" not in out and out.endswith(b"\xc3\n")
+
+
+def test_prefix_releases_a_line_with_nothing_cut_at_its_end() -> None:
+    # a candidate line that ends in a short word: no token can continue on the next line, so a stream
+    # need not hold it back until that line arrives
+    plain = "docker run --rm -u 1000:1000 img ok\n"
+    assert R.redact_prefix(plain, final=False, pem_open=False) == (plain, {}, len(plain), False)
+    # a token running to the line's end may go on in the next line: held until that line is in
+    token = "export HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789\n"
+    out, found, done, _ = R.redact_prefix(token, final=False, pem_open=False)
+    assert (out, done, sum(found.values())) == ("", 0, 0)
+    whole = R.redact(token + "# next step\n").text
+    assert "hf_AbCd" not in whole and whole.endswith("]\n# next step\n")
