@@ -50,6 +50,9 @@ class LogMatcher:
         self._conds: dict[_Key, LogCond] = {}
         for c in conds:
             self._conds.setdefault(_key(c), c)
+        self._by_pattern: dict[str, list[tuple[_Key, LogCond]]] = {}  # a log's candidates name its few patterns
+        for key, cond in self._conds.items():
+            self._by_pattern.setdefault(key.pattern, []).append((key, cond))
         self._patterns = sorted({k.pattern for k in self._conds})
         self._db: Any = None
         self._hs_ids: dict[int, str] = {}
@@ -139,10 +142,10 @@ class LogMatcher:
             if self._literal_ids else None
         container = view.excerpt.source.container
         ascii_data = data if len(data) == len(text) else None
-        for key, cond in self._conds.items():
-            if key.pattern not in found or (cond.container is not None and not cond.container.search(container)):
-                continue
-            view.memo[key] = self._first_match(cond, view, found, ascii_data)
+        for pattern in found:
+            for key, cond in self._by_pattern[pattern]:
+                if cond.container is None or cond.container.search(container):
+                    view.memo[key] = self._first_match(cond, view, found, ascii_data)
         return found, present
 
     def _single(self, pat: str) -> Any:
