@@ -623,10 +623,13 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
                  "measured 2026-12-01 23:15 UTC): 17.0 s and 457 MiB.")
     notes.append("Before this round, the same script (the child as the installed command runs) on the code of "
                  "commit c3347bb, same bundle, 2026-12-02 00:05 UTC (load 5-6): 5.98 s wall (runs 7.13, 5.98, "
-                 "3.24 s), 2.77 s CPU, 244 MiB peak, 4.7x grep (1.27 s in that run), 2.5x grep's CPU.")
-    notes.append("Before the previous round, the same script at commit f47c584 on the same bundle, 2026-12-01 "
-                 "23:16 UTC "
-                 "(load 3-4): 4.99 s wall (read 1.85 s, diagnose 2.40 s), 481 MiB peak, 5.9x grep. The previous "
+                 "3.24 s), 2.77 s CPU, 244 MiB peak, 4.7x grep (1.27 s in that run), 2.5x grep's CPU. At that load "
+                 "wall times mostly measure the machine; interleaved with this round's code (5 pairs of fresh "
+                 "children, 00:13 UTC, medians): CPU 3.17 to 2.94 s, wall 3.43 to 3.19 s (import 0.58 to 0.48 s, "
+                 "read 0.66 to 0.64 s, diagnose 1.79 to 1.63 s).")
+    notes.append("Before the previous round, the script of commit f47c584 (its child imported less and compiled "
+                 "the runbook's database) on the same bundle, 2026-12-01 23:16 UTC (load 3-4): 4.99 s wall (read "
+                 "1.85 s, diagnose 2.40 s), 481 MiB peak, 5.9x grep. The previous "
                  "RESULTS (22:21 UTC, the redactor's prefilter compiled in every run): 7.40 s, 501 MiB, 5.8x.")
     if not ok_ratio:
         notes.append("**matching throughput target missed.**")
