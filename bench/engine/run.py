@@ -624,9 +624,10 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
     notes.append("Before this round, the same script (the child as the installed command runs) on the code of "
                  "commit c3347bb, same bundle, 2026-12-02 00:05 UTC (load 5-6): 5.98 s wall (runs 7.13, 5.98, "
                  "3.24 s), 2.77 s CPU, 244 MiB peak, 4.7x grep (1.27 s in that run), 2.5x grep's CPU. At that load "
-                 "wall times mostly measure the machine; interleaved with this round's code (5 pairs of fresh "
-                 "children, 00:13 UTC, medians): CPU 3.17 to 2.94 s, wall 3.43 to 3.19 s (import 0.58 to 0.48 s, "
-                 "read 0.66 to 0.64 s, diagnose 1.79 to 1.63 s).")
+                 "wall times mostly measure the machine. This round's engine, bundle and CLI changes alone (bot/redact "
+                 "as in c3347bb) run alternately with that code, fresh children, medians: 6 pairs at 00:21 UTC (load "
+                 "4) CPU 2.55 to 2.32 s, wall 2.69 to 2.58 s; 5 pairs at 00:20 UTC (load 5-7) CPU 2.75 to 2.65 s, "
+                 "wall 3.30 to 3.02 s. The figures above also hold the redactor's own changes of the same hour.")
     notes.append("Before the previous round, the script of commit f47c584 (its child imported less and compiled "
                  "the runbook's database) on the same bundle, 2026-12-01 23:16 UTC (load 3-4): 4.99 s wall (read "
                  "1.85 s, diagnose 2.40 s), 481 MiB peak, 5.9x grep. The previous "
