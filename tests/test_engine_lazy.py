@@ -94,3 +94,13 @@ def test_a_logs_bytes_are_its_texts_encoding_whether_read_or_encoded(tmp_path: P
     matcher = LogMatcher(CONDS)
     found = [matcher.survey(view)[0] for view in views]
     assert all("NCCL WARN" in f for f in found)
+
+
+def test_head_wait_lines_are_counted_and_the_last_found_in_one_pass() -> None:
+    from bot.scope.logview import WAIT_HEAD, _count_and_last
+
+    texts = [WORKER_LOG, "", "no wait here\n", WAIT_HEAD, WAIT_HEAD * 3 + "x",
+             "a\n" + WAIT_HEAD + "1\n" * 9 + WAIT_HEAD]
+    for text in texts:
+        assert _count_and_last(text, WAIT_HEAD) == (text.count(WAIT_HEAD), text.rfind(WAIT_HEAD))
+    assert _count_and_last(WORKER_LOG, WAIT_HEAD)[0] == 2

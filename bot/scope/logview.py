@@ -267,7 +267,7 @@ class Markers:
         count_m = _last(NODE_COUNT, COUNT, text) if has(COUNT) else None
         # The last exit line counts: a restarted wrapper prints one per worker process.
         exit_m = _last(WORKER_EXIT, EXITED, text) if has(EXITED) else None
-        wait_last = view.rfind(WAIT_HEAD) if has(WAIT_HEAD) else -1
+        attempts, wait_last = _count_and_last(text, WAIT_HEAD) if has(WAIT_HEAD) else (0, -1)
         return cls(
             rank=pos(RANK),
             prepare=pos(PREPARE),
@@ -279,13 +279,32 @@ class Markers:
             check_passed=waiting is not None and any(has(p) for p in CHECK_PASSED),
             ready=pos(READY),
             connecting=pos(CONNECTING),
-            wait_head_attempts=text.count(WAIT_HEAD) if wait_last >= 0 else 0,
+            wait_head_attempts=attempts,
             wait_head_last=None if wait_last < 0 else wait_last,
             reachable=pos(REACHABLE),
             run=pos(RUN),
             worker_exit=exit_m.start() if exit_m else None,
             worker_exit_code=int(exit_m.group(1)) if exit_m else None,
         )
+
+
+def _count_and_last(text: str, needle: str) -> tuple[int, int]:
+    """`(text.count(needle), text.rfind(needle))` in one forward pass (no second, backward pass over the text).
+    Exact for a needle that cannot overlap itself (no proper prefix is also a suffix), as WAIT_HEAD."""
+    count, last = 0, -1
+    pos = text.find(needle)
+    while pos >= 0:
+        count, last = count + 1, pos
+        pos = text.find(needle, pos + len(needle))
+    return count, last
+
+
+def _overlaps_itself(needle: str) -> bool:
+    return any(needle[:k] == needle[-k:] for k in range(1, len(needle)))
+
+
+if _overlaps_itself(WAIT_HEAD):  # pragma: no cover - a guard on the constant above
+    raise ValueError("WAIT_HEAD must not overlap itself: _count_and_last relies on it")
 
 
 def _last(pattern: re.Pattern[str], literal: str, text: str) -> re.Match[str] | None:
