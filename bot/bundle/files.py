@@ -98,7 +98,7 @@ def _parse(path: Path, display: str) -> Any:
         raise BundleError(f"{display}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
     except yaml.YAMLError as exc:
         raise BundleError(f"{display}: not valid YAML: {str(exc).splitlines()[0]}") from exc
-    if _deeper_than(doc, MAX_DEPTH):
+    if deeper_than(doc, MAX_DEPTH):
         raise too_deep
     return doc
 
@@ -108,7 +108,7 @@ def _kids(node: Any) -> Iterator[Any]:
     return (v for v in values if isinstance(v, dict | list))
 
 
-def _deeper_than(doc: Any, limit: int) -> bool:
+def deeper_than(doc: Any, limit: int) -> bool:
     """Whether containers in `doc` nest more than `limit` deep, or in a cycle (YAML aliases can make one).
     Iterative, and each shared object (an alias) is measured once: no recursion, no blow-up on hostile input."""
     height: dict[int, int] = {}

@@ -13,7 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.bundle.errors import BundleError
-from bot.bundle.files import find_list_file, load_json_models, load_list
+from bot.bundle.files import MAX_DEPTH, deeper_than, find_list_file, load_json_models, load_list
 from bot.bundle.logs import LogFiles, read_log_file
 from bot.models import (
     Evidence,
@@ -48,6 +48,8 @@ def _read_index(root: Path) -> SnapshotIndex:
         return SnapshotIndex()
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if deeper_than(doc, MAX_DEPTH):  # parsed (the interpreter's recursion limit allowed it), still refused
+            raise BundleError("snapshot.yaml: nested too deeply to read")
         return SnapshotIndex.model_validate(doc)
     except RecursionError as exc:
         raise BundleError("snapshot.yaml: nested too deeply to read") from exc
