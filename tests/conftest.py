@@ -39,6 +39,15 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(Settings.model_config, "env_file", None)
 
 
+@pytest.fixture(autouse=True)
+def _recursion_limit() -> Iterator[None]:
+    """mypy's API (the type tests) raises the interpreter's recursion limit and leaves it raised: every later
+    test in that worker would run with it (deep-nesting tests then parse thousands of levels before refusing)."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
+
+
 @pytest.fixture(scope="session")
 def runbook() -> Runbook:
     return load_runbook(known_signals=SIGNALS)
