@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from bot.cache import FileCache, default_cache_dir
+from bot.redact import Redactor
 from bot.runbook import Runbook, load_runbook
 from bot.settings import Settings
 from bot.signals.names import SIGNALS
@@ -37,6 +39,11 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         if name.startswith(_LEAKY):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setitem(Settings.model_config, "env_file", None)
+
+
+# The built-in redaction rules' database, read once from the on-disk cache the CLI keeps (or compiled and put there):
+# every later `Redactor()` in this worker shares it instead of compiling it again (a second or more each worker).
+Redactor(cache=FileCache(default_cache_dir()))
 
 
 @pytest.fixture(autouse=True)

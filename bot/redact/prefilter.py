@@ -90,17 +90,23 @@ class Prefilter:
         return self._db is not None
 
     def _compile_hs(self, patterns: tuple[Pattern, ...]) -> Any:
-        if self._cache is None or any(p.cacheable is False for p in patterns):
+        if any(p.cacheable is False for p in patterns):
             return _compile(patterns)
         key = _cache_key(patterns)
-        blob = self._cache.get(key)
-        if blob is not None:
-            try:
-                return _hs.loadb(blob, _hs.HS_MODE_BLOCK)
-            except Exception:  # a damaged or foreign file: compile afresh and replace it
-                blob = None
-        db = _compile(patterns)
-        self._cache.put(key, _hs.dumpb(db))
+        db = _LOADED.get(key)  # this process already has it (compiled, or read from the cache)
+        if db is not None:
+            return db
+        if self._cache is not None:
+            blob = self._cache.get(key)
+            if blob is not None:
+                try:
+                    db = _LOADED[key] = _hs.loadb(blob, _hs.HS_MODE_BLOCK)
+                    return db
+                except Exception:  # a damaged or foreign file: compile afresh and replace it
+                    pass
+        db = _LOADED[key] = _compile(patterns)
+        if self._cache is not None:
+            self._cache.put(key, _hs.dumpb(db))
         return db
 
     def _scratch(self, db: Any) -> Any:
@@ -187,6 +193,11 @@ class Prefilter:
 
         self._scan(data, on_match)
         return frozenset(hits)
+
+
+# Pattern-set key -> its database, once per process: compiled or read from the cache, a database is read-only and
+# shared (scratch space is per thread). Never holds the bot's own secrets: those sets are not cacheable.
+_LOADED: dict[str, Any] = {}
 
 
 def _cache_key(patterns: tuple[Pattern, ...]) -> str:
