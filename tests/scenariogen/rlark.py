@@ -1856,17 +1856,10 @@ def _version_mismatch(p: PodM, head: str) -> str:
             "Ray worker process exited with code 1\nStopping Ray worker...\n")
 
 
-@scenario
-def worker_exit_nonzero() -> Scenario:
-    sc = Scenario("rlark-ray-worker-exit-nonzero")
-    sc.cluster("gpu-a")
-    job = standard_job(sc, workers=3, age_min=120)
-    fill_healthy_logs(job, steps=60)
-    p = job.task("rollout").pods[2]
-    prev = healthy_worker_log(p) + (
-        f"[{lts(47, 302)} E 211 211] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) killed due to memory "
-        "pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 3f9c1e, IP: " + str(p.ip) + ") over "
-        "the last time period.\n"
+def restarted_after_gcs_loss(p: PodM, *, before: str = "") -> None:
+    """A worker whose raylet lost the GCS: Ray exited 1, the wrapper 0, so the container shows Completed and was
+    restarted (the failure is in its previous log); `before`: raylet lines printed ahead of the loss."""
+    prev = healthy_worker_log(p) + before + (
         f"[{lts(46.5, 12)} C 211 211] (raylet) gcs_rpc_client.h:179: Check failed: absl::ToInt64Seconds(absl::Now() "
         "- gcs_last_alive_time_) < ::RayConfig::instance().gcs_rpc_server_reconnect_timeout_s() Failed to connect "
         "to GCS within 60 seconds\n" + worker_exit(1))
@@ -1875,6 +1868,19 @@ def worker_exit_nonzero() -> Scenario:
     p.main_restarts = 1
     p.main = running(ts(46.2))
     p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, 46) + worker_connect(p) + worker_ray_started(p))
+
+
+@scenario
+def worker_exit_nonzero() -> Scenario:
+    sc = Scenario("rlark-ray-worker-exit-nonzero")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, workers=3, age_min=120)
+    fill_healthy_logs(job, steps=60)
+    p = job.task("rollout").pods[2]
+    restarted_after_gcs_loss(p, before=(
+        f"[{lts(47, 302)} E 211 211] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) killed due to memory "
+        "pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 3f9c1e, IP: " + str(p.ip) + ") over "
+        "the last time period.\n"))
     sc.expects("Worker rollout-2's Ray process exited with code 1 (raylet lost the GCS); the wrapper then exited "
                "0, so the container shows Completed and restarted while the Task stays Running.",
                first="rlark.ray.worker-exit-nonzero", excludes=["pod.run.crash-on-start", "pod.run.oom-killed"])
