@@ -16,7 +16,7 @@ from bot.bundle import BundleError
 from bot.bundle.writer import WriteReport, write_bundle
 from bot.checks import run_checks
 from bot.checks.alerts import Alert
-from bot.checks.coverage import unreadable_clusters
+from bot.checks.run import tick_checks
 from bot.cluster.progress import Progress
 from bot.diagnose import Diagnosis, diagnose
 from bot.diagnose.engine import prepare
@@ -110,10 +110,8 @@ class Service:
     def tick(self, *, source: EvidenceSource, now: datetime) -> Ticked:
         """The scheduled checks once, over what `source` reads now (a bundle's "now" is its capture time, as for
         `rlark-bot check`). A source error propagates: the scheduler counts nothing as gone for that tick."""
-        evidence = source.for_checks().evidence
-        at = evidence.captured_at or now
-        alerts = run_checks(evidence, now=at, thresholds=self.settings.thresholds)
-        return Ticked(tuple(alerts), tuple(sorted(unreadable_clusters(evidence))))
+        alerts, unreadable = tick_checks(source.for_checks().evidence, now=now, thresholds=self.settings.thresholds)
+        return Ticked(tuple(alerts), tuple(unreadable))
 
     def slack_payload(self, diag: Diagnosis, *, lang: str) -> SafeText:
         """The `chat.postMessage` arguments of the diagnosis reply, as JSON, sealed like everything the bot posts."""

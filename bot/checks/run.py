@@ -7,7 +7,7 @@ from typing import Protocol
 
 from bot.checks.agents import disconnected_agents
 from bot.checks.alerts import Alert
-from bot.checks.coverage import check_failed
+from bot.checks.coverage import check_failed, unreadable_clusters
 from bot.checks.nodepools import unhealthy_nodepools
 from bot.checks.pending import long_pending
 from bot.checks.rlark import head_invalid, unrouted, workers_remain
@@ -43,6 +43,13 @@ CHECKS: dict[str, Check] = {
     "task-unrouted": unrouted,
     "check-failed": check_failed,
 }
+
+
+def tick_checks(evidence: Evidence, *, now: datetime, thresholds: Thresholds) -> tuple[list[Alert], list[str]]:
+    """One scheduled tick over what was read: every alert, and the clusters that could not be read (their alerts
+    are not counted as gone). A bundle's "now" is its capture time, as for `rlark-bot check`."""
+    at = evidence.captured_at or now
+    return run_checks(evidence, now=at, thresholds=thresholds), sorted(unreadable_clusters(evidence))
 
 
 def run_checks(evidence: Evidence, *, now: datetime, thresholds: Thresholds,

@@ -11,9 +11,8 @@ from datetime import datetime
 
 from bot.alerts.notifier import Notifier
 from bot.alerts.ports import AlertSink
-from bot.checks import run_checks
 from bot.checks.alerts import Alert
-from bot.checks.coverage import unreadable_clusters
+from bot.checks.run import tick_checks
 from bot.runbook import Runbook
 from bot.scheduler.background import Scheduler, default_groups
 from bot.scheduler.runner import CollectTick, LagHook, TickRunner
@@ -29,9 +28,7 @@ def collect_tick(source: EvidenceSource, thresholds: Thresholds) -> CollectTick:
     and counts nothing as gone for that tick)."""
 
     def collect(now: datetime) -> tuple[list[Alert], Collection[str]]:
-        evidence = source.for_checks().evidence
-        at = evidence.captured_at or now  # a bundle's "now" is its capture time, as for `rlark-bot check`
-        return run_checks(evidence, now=at, thresholds=thresholds), sorted(unreadable_clusters(evidence))
+        return tick_checks(source.for_checks().evidence, now=now, thresholds=thresholds)
 
     return collect
 
