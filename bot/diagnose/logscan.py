@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.redact.prefilter import DatabaseCache
+from bot.redact.prefilter import DatabaseCache, cached_database
 from bot.runbook.schema import LogCond
 from bot.scope.logview import VIEW_LITERALS, LogView
 
@@ -91,16 +91,7 @@ class LogMatcher:
             return self._build(exprs, flags)
         version = getattr(hyperscan, "__version__", "")
         key = "runbook-" + hashlib.sha256(repr((version, flags, exprs)).encode("utf-8")).hexdigest()[:32]
-        blob = cache.get(key)
-        if blob is not None:
-            try:
-                return hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK)
-            except Exception:  # a damaged or foreign file: compile afresh and replace it
-                pass
-        db = self._build(exprs, flags)
-        if db is not None:
-            cache.put(key, hyperscan.dumpb(db))
-        return db
+        return cached_database(cache, key, lambda: self._build(exprs, flags))
 
     @staticmethod
     def _build(exprs: list[tuple[int, bytes]], flags: int) -> Any:

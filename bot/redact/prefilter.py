@@ -96,17 +96,7 @@ class Prefilter:
         db = _LOADED.get(key)  # this process already has it (compiled, or read from the cache)
         if db is not None:
             return db
-        if self._cache is not None:
-            blob = self._cache.get(key)
-            if blob is not None:
-                try:
-                    db = _LOADED[key] = _hs.loadb(blob, _hs.HS_MODE_BLOCK)
-                    return db
-                except Exception:  # a damaged or foreign file: compile afresh and replace it
-                    pass
-        db = _LOADED[key] = _compile(patterns)
-        if self._cache is not None:
-            self._cache.put(key, _hs.dumpb(db))
+        db = _LOADED[key] = cached_database(self._cache, key, lambda: _compile(patterns))
         return db
 
     def _scratch(self, db: Any) -> Any:
@@ -193,6 +183,22 @@ class Prefilter:
 
         self._scan(data, on_match)
         return frozenset(hits)
+
+
+def cached_database(cache: DatabaseCache | None, key: str, build: Callable[[], Any]) -> Any:
+    """The Hyperscan database `key` names: read from `cache` when it holds a good one, else built (`build` may
+    return None: nothing is kept) and put there. A damaged or foreign file is rebuilt and replaced."""
+    if cache is not None:
+        blob = cache.get(key)
+        if blob is not None:
+            try:
+                return _hs.loadb(blob, _hs.HS_MODE_BLOCK)
+            except Exception:  # a damaged or foreign file: build afresh and replace it
+                pass
+    db = build()
+    if cache is not None and db is not None:
+        cache.put(key, _hs.dumpb(db))
+    return db
 
 
 # Pattern-set key -> its database, once per process: compiled or read from the cache, a database is read-only and
