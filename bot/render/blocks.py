@@ -166,7 +166,7 @@ def _first_error(report: Report, redactor: Redactor, lang: str, cuts: _Cuts) -> 
     if fe is None:
         return []
     where = clean_line(fe.source + (f" line {fe.line}" if fe.line else ""), redactor)
-    raw = "\n".join([fe.text, *fe.context])
+    raw = "\n".join(fe.context) if fe.context else fe.text  # the numbered context holds the line itself
     title = f"*{mrkdwn(label('first_error', lang))}*: {mrkdwn(where)}"
     return [_code_section(title, clean(raw, redactor).split("\n"), budget=lim.FIRST_ERROR_SECTION,
                           cuts=cuts)]
