@@ -67,7 +67,7 @@ class BotProcess:
 
     def run(self) -> int:
         settle_memory()
-        self.watch_readiness()
+        self.watch_readiness(every=self.deps.settings.readiness_interval_seconds)
         if self.socket is not None:
             self.socket.connect()
         self.deps.log.info("serving", extra={"port": self.server.port,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 from slack.socket_standin import SocketModeStandIn
 from slack.standin import SlackStandIn
+
+from bot.cache import default_cache_dir
 
 from .process import (
     ENTRYPOINT,
@@ -27,6 +30,9 @@ CHANNEL = "C0OPS"
 ADMIN_CHANNEL = "C0ADMIN"
 ALERTS_CHANNEL = "C0ALERTS"
 EXAMPLE = "ray-workers-never-join"
+# Settings a test may give its own process although no manifest sets them: how often `/readyz`'s checks run while
+# not ready (5 s in a pod), so a test that waits for a refusal to clear is not waiting out the interval.
+TEST_SETTINGS = frozenset({"RLARK_BOT_READINESS_INTERVAL_SECONDS"})
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,7 @@ def pod_env(*, slack: SlackStandIn, planted: Planted, tmp: Path, port: int, sock
             env.pop(name, None)
         else:
             env[name] = value
-    unknown = set(env) - manifest_env_names() - IMAGE_ENV
+    unknown = set(env) - manifest_env_names() - IMAGE_ENV - TEST_SETTINGS
     assert not unknown, f"variables the deploy/ manifests do not set: {sorted(unknown)}"
     return env
 
@@ -107,18 +113,31 @@ def pod_env(*, slack: SlackStandIn, planted: Planted, tmp: Path, port: int, sock
 Launch = Callable[..., ServedBot]
 
 
+def warm_pattern_cache(home: Path) -> None:
+    """The pod's home gets the compiled pattern databases this machine's cache holds, as a container restarted in
+    its pod finds them in /tmp (its HOME, an emptyDir): a start then reads them instead of compiling them again
+    (about a second of CPU). Only built-in rules are ever cached, never a credential."""
+    cache = home / ".cache" / "rlark-bot"
+    cache.mkdir(parents=True)
+    for database in default_cache_dir().glob("*.bin"):
+        shutil.copyfile(database, cache / database.name)
+
+
 @pytest.fixture
 def launch(slack: SlackStandIn, planted: Planted, tmp_path: Path) -> Iterator[Launch]:
-    """`launch(overlay=..., example=...)`: serve as that overlay's container runs it, reading that example bundle."""
+    """`launch(overlay=..., example=...)`: serve as that overlay's container runs it, reading that example bundle;
+    `cold=True`: a pod's first start, with nothing cached in its home."""
     if not ENTRYPOINT.exists():
         pytest.skip(f"{ENTRYPOINT} is not installed (pip install .)")
     started: list[ServedBot] = []
 
     def start(*, overlay: str, example: str = EXAMPLE, socket_mode: bool = False,
-              env: Mapping[str, str | None] | None = None) -> ServedBot:
+              env: Mapping[str, str | None] | None = None, cold: bool = False) -> ServedBot:
         tmp = tmp_path / f"pod{len(started)}"
         for sub in ("data", "home", "work"):
             (tmp / sub).mkdir(parents=True)
+        if not cold:
+            warm_pattern_cache(tmp / "home")
         port = free_port()
         environment = pod_env(slack=slack, planted=planted, tmp=tmp, port=port, socket_mode=socket_mode, changes=env)
         argv = [*entry_command(overlay), "--snapshot", str(EXAMPLES / example)]

@@ -73,10 +73,23 @@ def assert_answered(slack: SlackStandIn, target: str) -> Message:
     return reply
 
 
-def test_http_mode_probes_readiness_metrics_and_signatures(launch: Launch, slack: SlackStandIn,
-                                                           planted: Planted) -> None:
+def niced_workers(bot: ServedBot) -> list[int]:
+    """The pids of the four diagnosis worker processes, once started: not serve's own, each niced to 10."""
+    def workers() -> list[int] | None:
+        pids = [int(r["pid"]) for r in bot.records() if r.get("message") == "diagnosis worker started"]
+        return pids if len(pids) >= 4 else None
+
+    started = wait_until(workers, timeout=90, what="four diagnosis workers started")
+    assert bot.proc.pid not in started and len(set(started)) == 4
+    # Field 19 of /proc/<pid>/stat is the nice value: the workers yield the CPU to the process answering Slack.
+    assert {int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16]) for pid in started} == {10}
+    return started
+
+
+def test_http_mode_probes_readiness_metrics_signatures_and_niced_workers(launch: Launch, slack: SlackStandIn,
+                                                                         planted: Planted) -> None:
     slack.fail("auth.test", error="invalid_auth", times=None)  # a wrong bot token, as Slack answers it
-    bot = launch(overlay="ha")
+    bot = launch(overlay="ha", env={"RLARK_BOT_READINESS_INTERVAL_SECONDS": "0.2"})
     bot.wait_listening()
     assert bot.get("/healthz") == (200, "ok\n")
 
@@ -126,7 +139,11 @@ def test_http_mode_probes_readiness_metrics_and_signatures(launch: Launch, slack
     assert value(families, "rlark_bot_diagnosis_seconds", "rlark_bot_diagnosis_seconds_count") == 1
     assert value(families, "rlark_bot_inflight_diagnoses", "rlark_bot_inflight_diagnoses") == 0
 
+    # The diagnoses run in niced worker processes that end with serve.
+    started = niced_workers(bot)
     assert bot.terminate(timeout=GRACE_SECONDS) == 0
+    wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in started), timeout=10,
+               what="the worker processes gone with serve")
     assert_clean_stderr(bot, planted)
 
 
@@ -171,7 +188,7 @@ def test_sigterm_lets_the_diagnosis_in_flight_answer_then_exits_0(launch: Launch
 
 def test_socket_mode_connects_acks_and_answers_in_a_thread(socket_mode: SocketModeStandIn, launch: Launch,
                                                           slack: SlackStandIn, planted: Planted) -> None:
-    bot = launch(overlay="single", socket_mode=True)
+    bot = launch(overlay="single", socket_mode=True, cold=True)  # a pod's first start: it compiles its patterns
     socket_mode.wait_for_connection(timeout=READY_TIMEOUT)
     bot.wait_status("/readyz", 200, timeout=READY_TIMEOUT)
     assert bot.get("/healthz")[0] == 200
@@ -191,28 +208,4 @@ def test_socket_mode_connects_acks_and_answers_in_a_thread(socket_mode: SocketMo
 
     assert bot.terminate(timeout=GRACE_SECONDS) == 0
     socket_mode.wait_for(lambda: socket_mode.connections == 0, timeout=5, what="the bot's connection closed")
-    assert_clean_stderr(bot, planted)
-
-
-def test_diagnoses_run_in_niced_worker_processes_that_end_with_serve(launch: Launch, slack: SlackStandIn,
-                                                                     planted: Planted) -> None:
-    bot = launch(overlay="ha")
-    bot.wait_listening()
-    bot.wait_status("/readyz", 200, timeout=READY_TIMEOUT)
-
-    def workers() -> list[int] | None:
-        pids = [int(r["pid"]) for r in bot.records() if r.get("message") == "diagnosis worker started"]
-        return pids if len(pids) >= 4 else None
-
-    started = wait_until(workers, timeout=90, what="four diagnosis workers started")
-    assert bot.proc.pid not in started and len(set(started)) == 4
-    # Field 19 of /proc/<pid>/stat is the nice value: the workers yield the CPU to the process answering Slack.
-    assert {int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16]) for pid in started} == {10}
-    body, _ = command(slack, f"diagnose {target_of(EXAMPLE)}")
-    assert bot.post("/slack/events", body, signed_headers(body, planted.signing_secret))[0] == 200
-    wait_until(lambda: audit_lines(bot, "answered"), timeout=ANSWER_TIMEOUT, what="the diagnosis answered")
-    assert_answered(slack, target_of(EXAMPLE))
-    assert bot.terminate(timeout=GRACE_SECONDS) == 0
-    wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in started), timeout=10,
-               what="the worker processes gone with serve")
     assert_clean_stderr(bot, planted)
