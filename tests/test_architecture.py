@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 
 import pytest
-from mypy import api as mypy_api
+from typecheck import run_mypy
 
 from bot import sinks
 from bot.redact import Redactor, SafeText
@@ -89,8 +89,7 @@ def test_mypy_rejects_a_raw_str_at_a_sink(tmp_path: Path) -> None:
         "write_stdout('token=abc')\n"
         "write_stderr(str(Redactor().redact('x').text) + 'y')\n"
         "write_file(Path('f'), 'raw')\n", encoding="utf-8")
-    out, _, status = mypy_api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
-                                   "--python-version", "3.11", str(snippet)])
+    out, status = run_mypy(snippet, cache_dir=tmp_path / "cache")
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1
     assert [int(line.split(":")[1]) for line in errors] == [5, 6, 7], out
