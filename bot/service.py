@@ -66,10 +66,13 @@ def resolve_now(explicit: datetime | None, evidence: Evidence) -> datetime:
 
 class Service:
     def __init__(self, *, settings: Settings, redactor: Redactor, runbook: Runbook | None = None,
-                 cache: DatabaseCache | None = None) -> None:
-        """`cache`: where compiled pattern databases may be kept between runs (the runbook's log patterns)."""
+                 cache: DatabaseCache | None = None, processes: int = 1) -> None:
+        """`cache`: where compiled pattern databases may be kept between runs (the runbook's log patterns).
+        `processes`: how many processes a diagnosis of large logs may use (the CLI: its CPUs; a bot's diagnosis
+        workers: one each, they already run side by side)."""
         self.settings = settings
         self.redactor = redactor
+        self.processes = processes
         self._runbook = runbook
         self._cache = cache
         self._prepared = False
@@ -93,7 +96,7 @@ class Service:
         runbook = self.runbook
         evidence = (gathered or source.for_target(target, progress=progress)).evidence
         diag = diagnose(evidence, runbook, now=resolve_now(now, evidence), target=target, redactor=self.redactor,
-                        thresholds=self.settings.thresholds)
+                        thresholds=self.settings.thresholds, processes=self.processes)
         if not diag.found:
             raise NotFound(f"{target} not found: {diag.where}")
         return diag

@@ -82,10 +82,12 @@ class EvidenceSource(Protocol):
 class BundleSource:
     """An evidence bundle on disk (CONTRACT §2). Read afresh on every call: a bundle may be replaced."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, processes: int = 1) -> None:
+        """`processes`: how many may share reading a large bundle's logs."""
         if not str(path).strip():
             raise UsageError("--snapshot needs a directory (got an empty value)")
         self.path = Path(path)
+        self.processes = processes
 
     @property
     def label(self) -> str:
@@ -93,7 +95,7 @@ class BundleSource:
 
     def _read(self) -> Gathered:
         try:
-            evidence = read_bundle(self.path)
+            evidence = read_bundle(self.path, processes=self.processes)
             return Gathered(evidence, frozenset(listed_in_bundle(self.path)))
         except BundleError as exc:
             raise SourceError(f"cannot read snapshot {self.path}: {exc}") from exc
@@ -179,11 +181,12 @@ class LiveSource:
         return Gathered(collected.to_evidence(), frozenset(collected.listed))
 
 
-def open_source(*, snapshot: str | None, kubeconfig: str | None, context: str | None,
-                settings: Settings, observe: Callable[[str, str, str], None] | None = None) -> EvidenceSource:
-    """`--snapshot DIR` reads a bundle; otherwise live clusters. `--snapshot ''` is a usage error, not live mode."""
+def open_source(*, snapshot: str | None, kubeconfig: str | None, context: str | None, settings: Settings,
+                observe: Callable[[str, str, str], None] | None = None, processes: int = 1) -> EvidenceSource:
+    """`--snapshot DIR` reads a bundle; otherwise live clusters. `--snapshot ''` is a usage error, not live mode.
+    `processes`: how many may share reading a large bundle."""
     if snapshot is not None:
         if kubeconfig or context:
             raise UsageError("--snapshot reads a bundle: it cannot be combined with --kubeconfig or --context")
-        return BundleSource(snapshot)
+        return BundleSource(snapshot, processes=processes)
     return LiveSource(kubeconfig=kubeconfig, context=context, settings=settings, observe=observe)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.bundle import read_bundle
 from bot.diagnose.logscan import LogMatcher
-from bot.diagnose.match import prefilter_all
+from bot.diagnose.survey import survey_logs
 from bot.models import LogExcerpt, LogSource
 from bot.redact import Redactor
 from bot.runbook.schema import LogCond
@@ -46,7 +46,7 @@ def test_a_surveyed_view_answers_as_the_text_does(tmp_path: Path) -> None:
     lazy = LogView(excerpt, REDACTOR.scan)
     held = LogView(LogExcerpt(source=excerpt.source, text=WORKER_LOG), REDACTOR.scan)
     matcher = LogMatcher(CONDS)
-    found = prefilter_all(matcher, [lazy])[id(lazy)]
+    found = survey_logs(matcher, [lazy])[id(lazy)]
     assert lazy._text is None  # released after the visit
     assert lazy.markers == Markers.scan(held) and lazy.markers.wait_head_attempts == 2
     assert lazy.masks == held.masks == [(9, "github-token")]

@@ -59,7 +59,7 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     The same composition as the installed command: `bot.cli`'s imports, `build_runtime()` (settings from the
     environment, the redactor and the runbook's compiled patterns through the on-disk cache), the service's
     runbook, and the exit without the interpreter's final walk over every object (`bot.cli.run`)."""
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     prof = cProfile.Profile() if profile_out else None
     if prof:
         prof.enable()
@@ -69,28 +69,40 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     from bot.diagnose import diagnose
     from bot.models import Target
 
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     rt = build_runtime()
-    t2 = time.perf_counter()
-    evidence = read_bundle(bundle)
-    t3 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
+    evidence = read_bundle(bundle, processes=rt.service.processes)
+    t3, c3 = time.perf_counter(), time.process_time()
     runbook = rt.service.runbook  # parsed, its log patterns loaded from the cache (compiled on the first run)
-    t4 = time.perf_counter()
+    t4, c4 = time.perf_counter(), time.process_time()
     now = evidence.captured_at or datetime.now(UTC)
     diag = diagnose(evidence, runbook, now=now, target=Target.parse(f"job/{JOB}"), redactor=rt.redactor,
-                    thresholds=rt.settings.thresholds)
-    t5 = time.perf_counter()
+                    thresholds=rt.settings.thresholds, processes=rt.service.processes)
+    t5, c5 = time.perf_counter(), time.process_time()
     text = str(rt.service.render(diag, fmt="text", lang="en"))
-    t6 = time.perf_counter()
+    t6, c6 = time.perf_counter(), time.process_time()
     if prof and profile_out:
         prof.disable()
         prof.dump_stats(str(profile_out))
     findings = [{"case": f.case.id, "severity": f.case.severity, "pods": f.pods[:3]} for f in diag.findings]
     json.dump({"import": t1 - t0, "runtime": t2 - t1, "read": t3 - t2, "runbook": t4 - t3, "diagnose": t5 - t4,
-               "render": t6 - t5, "findings": findings, "last_stage": diag.last_stage, "report_chars": len(text),
-               "report_head": text[:1500]}, sys.stdout)
+               "render": t6 - t5, "cpu": {"import": c1 - c0, "runtime": c2 - c1, "read": c3 - c2, "runbook": c4 - c3,
+                                     "diagnose": c5 - c4, "render": c6 - c5},
+               **_helpers(), "findings": findings, "last_stage": diag.last_stage,
+               "report_chars": len(text), "report_head": text[:1500]}, sys.stdout)
     sys.stdout.flush()
     gc.freeze()  # as `bot.cli.run` exits
+
+
+def _helpers() -> dict[str, float]:
+    """This process's own peak RSS, and the CPU seconds and largest peak RSS of the helper processes the
+    diagnosis forked (they are waited for before it returns)."""
+    import resource
+
+    mine, theirs = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"self_rss_mib": mine.ru_maxrss / 1024, "helpers_cpu": theirs.ru_utime + theirs.ru_stime,
+            "helper_rss_mib": theirs.ru_maxrss / 1024}
 
 
 @dataclass
@@ -99,6 +111,41 @@ class ChildRun:
     rss_mib: float
     phases: dict[str, Any]
     cpu: float = 0.0  # user + system seconds of the child: steadier than wall time on a shared machine
+    pss_mib: float = 0.0  # peak of the summed proportional set size of the child and its helpers, sampled
+
+
+def _pss_kib(pid: int) -> int:
+    """Proportional set size of `pid` and its children (pages shared by n processes count 1/n in each)."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            total += next(int(line.split()[1]) for line in fh if line.startswith("Pss:"))
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            kids = [int(k) for k in fh.read().split()]
+    except (OSError, StopIteration, ValueError):
+        return total
+    return total + sum(_pss_kib(k) for k in kids)
+
+
+class _PssSampler:
+    """Samples the summed PSS of a process tree every few milliseconds; `peak` is the largest sum seen."""
+
+    def __init__(self, pid: int) -> None:
+        import threading
+
+        self.peak = 0
+        self._pid, self._stop = pid, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.01):
+            self.peak = max(self.peak, _pss_kib(self._pid))
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return self.peak / 1024
 
 
 def run_child(bundle: Path, profile_out: Path | None = None) -> ChildRun:
@@ -108,16 +155,19 @@ def run_child(bundle: Path, profile_out: Path | None = None) -> ChildRun:
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, cwd=REPO)
-        # wait4 gives this child's own rusage (RUSAGE_CHILDREN would accumulate over every child run).
+        sampler = _PssSampler(proc.pid)
+        # wait4 gives this child's own rusage (RUSAGE_CHILDREN would accumulate over every child run); its
+        # ru_maxrss is the largest of the child's and its helpers' (each counting the pages they share).
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
+        pss = sampler.stop()
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode != 0:
             raise SystemExit(f"diagnose child failed with exit status {proc.returncode}")
         out.seek(0)
         phases = json.loads(out.read())
     return ChildRun(wall, usage.ru_maxrss / 1024, phases,  # ru_maxrss is KiB on Linux
-                    cpu=usage.ru_utime + usage.ru_stime)
+                    cpu=usage.ru_utime + usage.ru_stime, pss_mib=pss)
 
 
 # --------------------------------------------------------------------------------------------------- (b) matching
@@ -439,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
     work = OUT / "engine-work"
     work.mkdir(exist_ok=True)
 
+    # As installed: the project's modules compiled once (a checkout run with PYTHONDONTWRITEBYTECODE would
+    # otherwise compile them in every run).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "bot")], check=True)
     print(f"bundle: {bundle}", file=sys.stderr)
     runs = [run_child(bundle) for _ in range(args.repeat)]
     walls = [r.wall for r in runs]
@@ -459,7 +512,10 @@ def main(argv: list[str] | None = None) -> int:
 
     vs_grep = wall_med / m.grep_s
     cpu_med = statistics.median(r.cpu for r in runs)
-    ok_wall, ok_rss, ok_ratio = vs_grep <= TARGET_VS_GREP, rss_max < TARGET_RSS_MIB, ratio >= TARGET_RATIO
+    pss_max = max(r.pss_mib for r in runs)
+    # Memory: both the largest single process and the summed PSS of the process tree must stay under the target.
+    ok_wall, ok_rss, ok_ratio = (vs_grep <= TARGET_VS_GREP, max(rss_max, pss_max) < TARGET_RSS_MIB,
+                                 ratio >= TARGET_RATIO)
     prof_text = ""
     if not (ok_wall and ok_rss):
         prof_file = work / "diagnose.prof"
@@ -484,7 +540,15 @@ def main(argv: list[str] | None = None) -> int:
         ("  diagnose / render text", f"{ph['diagnose']:.2f} / {ph['render']:.3f} s", "", ""),
         # What the phases do not cover: interpreter start-up and freeing ~0.5 GB of objects at exit.
         ("  interpreter start + exit", f"{wall_med - sum(ph.values()):.2f} s", "", ""),
-        ("diagnose peak RSS (max of runs)", f"{rss_max:.0f} MiB", f"< {TARGET_RSS_MIB:.0f} MiB", mark(ok_rss)),
+        ("diagnose peak RSS, largest process (max of runs)", f"{rss_max:.0f} MiB", f"< {TARGET_RSS_MIB:.0f} MiB",
+         mark(ok_rss)),
+        ("  summed PSS of the command and its helpers, sampled every 10 ms (max of runs)",
+         f"{pss_max:.0f} MiB", f"< {TARGET_RSS_MIB:.0f} MiB", ""),
+        ("  the command's own process / largest helper (RSS; most pages shared)",
+         f"{max(r.phases['self_rss_mib'] for r in runs):.0f} / {max(r.phases['helper_rss_mib'] for r in runs):.0f}"
+         " MiB", "", ""),
+        ("  helpers' CPU (part of the CPU above, median)",
+         f"{statistics.median(r.phases['helpers_cpu'] for r in runs):.2f} s", "", ""),
         ("LogMatcher: prefilter + first_match, all conds x all logs", f"{ours_mbs:.0f} MB/s ({m.ours_s:.2f} s)", "",
          ""),
         ("  of which Hyperscan prefilter", f"{m.ours_prefilter_s:.2f} s", "", ""),

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.bundle.errors import BundleError
 from bot.bundle.files import MAX_DEPTH, deeper_than, find_list_file, load_json_models, load_list
-from bot.bundle.logs import LogFiles, read_log_file
+from bot.bundle.logs import LogFile, LogFiles, read_log_file
+from bot.forked import Shared
 from bot.models import (
     Evidence,
     KubeObject,
@@ -25,6 +29,7 @@ from bot.models import (
 from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
 SINGLE_CLUSTER = "default"
+MIN_SHARED_BYTES = 32 << 20  # log bytes below which reading them in helpers costs more than it saves
 
 # What a complete dump has; its absence is reported as "not collected".
 EXPECTED_CLUSTER = ("nodes",)
@@ -82,6 +87,22 @@ def _place(objs: list[KubeObject], *, cluster: str, namespace: str) -> list[Kube
     return objs
 
 
+@dataclass(frozen=True)
+class _LogFileAt:
+    path: Path
+    display: str
+    cluster: str
+    namespace: str
+    pod: str
+    previous: bool
+    size: int
+
+
+def _sections_of(at: _LogFileAt) -> LogFile:
+    """A log file's sections and notes, without its bytes (they are read again per section when asked for)."""
+    return replace(read_log_file(at.path, at.display), data=b"")
+
+
 class _Reader:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -90,6 +111,8 @@ class _Reader:
         self.files = LogFiles()  # log text is read again when asked for, not held
         self.cut: list[str] = []  # logs read only in part (bounds): the evidence is incomplete, and says where
         self.not_collected: list[Missing] = []
+        self.log_files: list[_LogFileAt] = []  # found by the walk, read after it
+        self.reads: list[Callable[[], None]] = []  # the walk's List files (and what it missed), in order, after it
 
     def _load(self, directory: Path, stem: str, spec: tuple[str, type[KubeObject]], *, cluster: str,
               namespace: str, expected: bool) -> None:
@@ -106,37 +129,47 @@ class _Reader:
             objs = _parse_items(load_list(path, display), model, display=display)
         self.fields.setdefault(field, []).extend(_place(objs, cluster=cluster, namespace=namespace))
 
-    def _read_logs(self, pod_dir: Path, cluster: str, namespace: str) -> None:
+    def _find_logs(self, pod_dir: Path, cluster: str, namespace: str) -> None:
         for fname, previous in (("logs.txt", False), ("previous-logs.txt", True)):
             path = pod_dir / fname
-            if not path.is_file():
+            try:
+                st = path.stat()
+            except OSError:
                 continue
-            display = str(path.relative_to(self.root))
-            read = read_log_file(path, display)
+            if stat.S_ISREG(st.st_mode):
+                self.log_files.append(_LogFileAt(path, str(path.relative_to(self.root)), cluster, namespace,
+                                                 pod_dir.name, previous, st.st_size))
+
+    def read_logs(self, reads: list[LogFile]) -> None:
+        """Every log file's sections, as excerpts read again when asked for (`reads`: the files, in order)."""
+        for at, read in zip(self.log_files, reads, strict=True):
             self.cut.extend(read.notes)
             for index, section in enumerate(read.sections):
-                source = LogSource(cluster=cluster, namespace=namespace, pod=pod_dir.name,
-                                   container=section.container, previous=previous)
-                load = self.files.loader(path, display=display, read=read, index=index)
-                self.logs.append(LogExcerpt.lazy(source=source, load=load, truncated=section.truncated))
+                source = LogSource(cluster=at.cluster, namespace=at.namespace, pod=at.pod,
+                                   container=section.container, previous=at.previous)
+                load = self.files.loader(at.path, display=at.display, read=read, index=index)
+                self.logs.append(LogExcerpt.lazy(source=source, load=load, size=section.end - section.start,
+                                                 truncated=section.truncated))
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():
-            self.not_collected.append(
-                Missing(cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory)"))
+            self.reads.append(partial(self.not_collected.append, Missing(
+                cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory)")))
             return
         for stem, spec in CLUSTER_SCOPED.items():
             expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
                 control_plane and stem in EXPECTED_CONTROL_PLANE)
-            self._load(directory, stem, spec, cluster=cluster, namespace="", expected=expected)
+            self.reads.append(partial(self._load, directory, stem, spec, cluster=cluster, namespace="",
+                                     expected=expected))
         for ns_dir in sorted(p for p in directory.iterdir() if p.is_dir()):
             namespace = ns_dir.name
             for stem, spec in NAMESPACED.items():
                 expected = (stem in EXPECTED_NAMESPACE and not control_plane) or (
                     control_plane and namespace.startswith("rlark-") and stem in EXPECTED_AGENT_NAMESPACE)
-                self._load(ns_dir, stem, spec, cluster=cluster, namespace=namespace, expected=expected)
+                self.reads.append(partial(self._load, ns_dir, stem, spec, cluster=cluster, namespace=namespace,
+                                         expected=expected))
             for pod_dir in sorted(p for p in ns_dir.iterdir() if p.is_dir()):
-                self._read_logs(pod_dir, cluster, namespace)
+                self._find_logs(pod_dir, cluster, namespace)
 
 
 @contextmanager
@@ -156,15 +189,17 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def read_bundle(root: Path) -> Evidence:
-    """Read everything in the bundle; raises BundleError (one line) on a corrupt file."""
+def read_bundle(root: Path, *, processes: int = 1) -> Evidence:
+    """Read everything in the bundle; raises BundleError (one line) on a corrupt file. `processes` > 1: log files
+    are read for their sections in forked helpers while this process reads the List files (a large bundle's logs
+    are most of its bytes)."""
     if not root.is_dir():
         raise BundleError(f"{root}: not a directory")
     with _no_gc_pauses():
-        return _read_bundle(root)
+        return _read_bundle(root, processes)
 
 
-def _read_bundle(root: Path) -> Evidence:
+def _read_bundle(root: Path, processes: int) -> Evidence:
     index = _read_index(root)
     reader = _Reader(root)
     if index.clusters or index.control_plane:
@@ -176,6 +211,13 @@ def _read_bundle(root: Path) -> Evidence:
     else:
         names = [SINGLE_CLUSTER]
         reader.read_cluster(root, SINGLE_CLUSTER, control_plane=False)
+    files = reader.log_files
+    share = processes if sum(at.size for at in files) >= MIN_SHARED_BYTES else 1
+    order = sorted(range(len(files)), key=lambda i: -files[i].size) if share > 1 else None
+    with Shared(files, _sections_of, processes=share, order=order) as shared:
+        for load in reader.reads:  # meanwhile, in this process
+            load()
+        reader.read_logs(shared.results())
     return Evidence(
         captured_at=index.captured_at,
         control_plane=index.control_plane,

@@ -15,6 +15,7 @@ from pydantic_settings import SettingsError
 from bot.cache import FileCache, default_cache_dir
 from bot.cluster.progress import Progress, for_terminal
 from bot.errors import UsageError
+from bot.forked import usable_cpus
 from bot.models import Target, parse_time
 from bot.redact import Redactor, SafeText
 from bot.service import Service
@@ -59,7 +60,8 @@ class Runtime:
     def source(self, args: argparse.Namespace, *,
                observe: Callable[[str, str, str], None] | None = None) -> EvidenceSource:
         return open_source(snapshot=args.snapshot, kubeconfig=getattr(args, "kubeconfig", None),
-                           context=getattr(args, "context", None), settings=self.settings, observe=observe)
+                           context=getattr(args, "context", None), settings=self.settings, observe=observe,
+                           processes=self.service.processes)
 
 
 def build_runtime() -> Runtime:
@@ -67,7 +69,7 @@ def build_runtime() -> Runtime:
     cache = FileCache(default_cache_dir())
     redactor = Redactor(settings.redaction_with_own_secrets(), cache=cache)
     return Runtime(settings=settings, redactor=redactor,
-                   service=Service(settings=settings, redactor=redactor, cache=cache))
+                   service=Service(settings=settings, redactor=redactor, cache=cache, processes=min(usable_cpus(), 4)))
 
 
 def say(redactor: Redactor, message: str) -> None:

@@ -9,10 +9,11 @@ from bot.diagnose.explain import Roles, hit_explains, mark_explained
 from bot.diagnose.facts import first_error, gather_facts, retried_cause
 from bot.diagnose.gaps import find_gaps
 from bot.diagnose.logscan import LogMatcher
-from bot.diagnose.match import match_trigger, prefilter_all
+from bot.diagnose.match import match_trigger
 from bot.diagnose.narrow import Narrow
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
+from bot.diagnose.survey import survey_logs
 from bot.models import Evidence, Target, TargetKind
 from bot.redact import Redactor
 from bot.redact.prefilter import DatabaseCache
@@ -224,8 +225,9 @@ def _decisive_line(findings: list[Finding]) -> FirstError | None:
 
 
 def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Target, redactor: Redactor,
-             thresholds: Thresholds | None = None) -> Diagnosis:
-    """Pure: no I/O. `redactor` finds the credentials the evidence shows (the finding, and masks in evidence lines)."""
+             thresholds: Thresholds | None = None, processes: int = 1) -> Diagnosis:
+    """Pure: no I/O but reading the evidence's logs. `redactor` finds the credentials the evidence shows (the finding,
+    and masks in evidence lines). `processes`: how many may share the logs' visits (see `survey_logs`)."""
     scope = scope_evidence(evidence, target, scan=redactor.scan)
     diag = Diagnosis(target=target, found=scope.found, where=scope.where, now=now,
                      problems=list(evidence.problems), not_collected=[str(m) for m in evidence.not_collected])
@@ -233,7 +235,7 @@ def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Tar
         return diag
     sc = SignalContext(scope=scope, now=now, thresholds=thresholds or Thresholds(), scan=redactor.scan)
     matcher = _matcher(runbook)
-    candidates = prefilter_all(matcher, [v for c in scope.pods for v in c.logs])
+    candidates = survey_logs(matcher, [v for c in scope.pods for v in c.logs], processes=processes)
     orphan_events = [PodCtx(name=target.name, cluster="", namespace="", events=scope.events)] if scope.events else []
     narrow = Narrow(scope.pods + orphan_events, candidates, matcher)
     matched: dict[str, list[Hit]] = {}

@@ -10,9 +10,9 @@ from bot.diagnose.logscan import LogMatcher
 from bot.models import ContainerState
 from bot.runbook.schema import ContainerCond, EventCond, LogCond, PodCond, Trigger
 from bot.scope.hits import EvidenceItem, Hit, LogAt, clip, log_at, log_item
-from bot.scope.logview import LogView, starts_as_note
+from bot.scope.logview import starts_as_note
 from bot.scope.target import PodCtx
-from bot.signals.stages import INDEX, has_training_signal, pod_stage, reached_at
+from bot.signals.stages import INDEX, pod_stage, reached_at
 
 LAST = len(INDEX) - 1
 
@@ -167,17 +167,3 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
     return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at, concrete=concrete)
-
-
-def prefilter_all(matcher: LogMatcher, views: list[LogView]) -> dict[int, dict[str, int]]:
-    """One visit per log: what every signal asks of it (markers, credentials, its head), the runbook's candidate
-    lines and their confirmation. A log that can be read again is then dropped from memory: logs are held one at
-    a time, and the few looked at later are read again."""
-    out: dict[int, dict[str, int]] = {}
-    for view in views:
-        out[id(view)], present = matcher.survey(view)
-        view.survey(present)
-        if view.markers.run is not None:
-            has_training_signal(view, view.markers.run)  # asked by the stage and run-script signals
-        view.release()
-    return out

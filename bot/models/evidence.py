@@ -112,15 +112,22 @@ class LogExcerpt(BaseModel):
     stored: str = Field(default="", alias="text", repr=False)
     truncated: bool = False
     _load: Callable[[], tuple[str, bytes | None]] | None = PrivateAttr(default=None)
+    _size: int = PrivateAttr(default=-1)
 
     @classmethod
-    def lazy(cls, *, source: LogSource, load: Callable[[], tuple[str, bytes | None]],
+    def lazy(cls, *, source: LogSource, load: Callable[[], tuple[str, bytes | None]], size: int,
              truncated: bool = False) -> LogExcerpt:
         """`load` reads the text again: the text, and its UTF-8 bytes when it has them at hand (the file's own
-        bytes, when they were valid UTF-8), else None."""
+        bytes, when they were valid UTF-8), else None. `size`: about how many bytes it reads."""
         excerpt = cls.model_construct(source=source, truncated=truncated)  # typed arguments: nothing to check
         excerpt._load = load
+        excerpt._size = size
         return excerpt
+
+    @property
+    def size(self) -> int:
+        """About how many bytes the text takes (for sharing out work, not for bounds)."""
+        return len(self.stored) if self._load is None else self._size
 
     @property
     def text(self) -> str:

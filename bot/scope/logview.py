@@ -123,6 +123,17 @@ class LogView:
         for name in ("detections", "masks"):
             getattr(self, name)
 
+    def surveyed(self) -> Surveyed:
+        """What `survey()` computed, to hand to the same view in another process (see `adopt`)."""
+        d = self.__dict__
+        return Surveyed(self._present, d["markers"], d["detections"], d["masks"], dict(self.memo))
+
+    def adopt(self, done: Surveyed) -> None:
+        """Take what a survey of this same log computed elsewhere, as if `survey()` had run here."""
+        self._present = done.present
+        self.__dict__.update(markers=done.markers, detections=done.detections, masks=done.masks)
+        self.memo.update(done.memo)
+
     def holds(self, literal: str) -> bool:
         """`literal in text`, answered without the text for VIEW_LITERALS once surveyed."""
         if self._present is not None and literal in VIEW_LITERALS:
@@ -217,6 +228,17 @@ class LogView:
     @cached_property
     def markers(self) -> Markers:
         return Markers.scan(self)
+
+
+@dataclass(frozen=True)
+class Surveyed:
+    """A surveyed log's answers (see `LogView.surveyed`): small, and picklable."""
+
+    present: frozenset[str] | None
+    markers: Markers
+    detections: list[Detection]
+    masks: list[tuple[int, str]]
+    memo: dict[object, Any]
 
 
 @dataclass(frozen=True)

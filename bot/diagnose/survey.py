@@ -1,0 +1,49 @@
+"""The one visit per log that every later question is answered from, shared out over processes when the logs
+are large.
+
+A visit reads a log, runs the runbook's prefilter and confirms its candidates, locates the wrapper's markers and
+scans for credentials; what it keeps is small (`Surveyed`). On a large bundle the visits are most of a diagnosis,
+and they are independent: with `processes` > 1 they are shared out (`bot.forked.Shared`, largest logs first) and
+each view adopts what was found in whichever process visited it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+
+from bot.diagnose.logscan import LogMatcher
+from bot.forked import Shared
+from bot.scope.logview import LogView, Surveyed
+from bot.signals.stages import has_training_signal
+
+# Below this much log text, forking costs more than it saves.
+MIN_SHARED_BYTES = 32 << 20
+_Found = dict[str, int]
+
+
+def visit(matcher: LogMatcher, view: LogView) -> tuple[_Found, Surveyed]:
+    """One log's visit: the prefilter's candidates, and everything the view keeps from its text. A log that can
+    be read again is then dropped from memory."""
+    found, present = matcher.survey(view)
+    view.survey(present)
+    if view.markers.run is not None:
+        has_training_signal(view, view.markers.run)  # asked by the stage and run-script signals
+    view.release()
+    return found, view.surveyed()
+
+
+def survey_logs(matcher: LogMatcher, views: Sequence[LogView], *, processes: int = 1) -> dict[int, _Found]:
+    """Visit every log once; `id(view)` -> the runbook prefilter's candidates in it. `processes` > 1 shares the
+    visits out when the logs hold at least MIN_SHARED_BYTES."""
+    sizes = [v.excerpt.size for v in views]
+    if processes < 2 or sum(sizes) < MIN_SHARED_BYTES:
+        return {id(view): visit(matcher, view)[0] for view in views}
+    order = sorted(range(len(views)), key=lambda i: -sizes[i])  # largest first: the tail evens out
+    with Shared(views, partial(visit, matcher), processes=processes, order=order) as shared:
+        results = shared.results()
+    out: dict[int, _Found] = {}
+    for view, (found, done) in zip(views, results, strict=True):
+        view.adopt(done)
+        out[id(view)] = found
+    return out
