@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import sys
 from collections.abc import Sequence
 
 from bot.commands import check, diagnose, redact, serve, snapshot
@@ -23,8 +22,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, collector_off: bool = False) -> int:
+    """`collector_off`: the caller turned the cycle collector off for the start-up; it is turned back on here
+    unless the command is bounded (see `bot.launch`)."""
     args = build_parser().parse_args(argv)
+    if collector_off and not getattr(args, "bounded", False):
+        gc.enable()  # serve and redact run for as long as their input lasts
     runtime: Runtime | None = None
     try:
         runtime = build_runtime()
@@ -46,13 +49,7 @@ def _say(runtime: Runtime | None, message: str) -> None:
     say(runtime.redactor if runtime else Redactor(), message)
 
 
-def run() -> None:
-    """The installed `rlark-bot` command: `main`, then exit without the interpreter's last walk over every
-    object the run made (a thousand-pod bundle leaves millions; the process is ending anyway)."""
-    status = main()
-    gc.freeze()
-    sys.exit(status)
-
-
 if __name__ == "__main__":
+    from bot.launch import run
+
     run()

@@ -138,3 +138,25 @@ def test_redaction_settings_apply_to_every_command(tmp_path: Path, capsys: pytes
     monkeypatch.setenv("RLARK_BOT_REDACTION__EXTRA_PATTERNS", '["ACME-[0-9"]')
     status, out, err = run(capsys, "redact", str(log))
     assert status == 2 and out == "" and "RLARK_BOT_REDACTION__EXTRA_PATTERNS" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("argv", "collects"), [
+    (["diagnose", RUNNER, "--snapshot", str(EXAMPLE)], False),
+    (["check", "--snapshot", str(EXAMPLE)], False),
+    (["redact", "{log}"], True),  # as long as its input: the collector is back on
+])
+def test_only_bounded_commands_run_without_the_cycle_collector(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                               argv: list[str], collects: bool) -> None:
+    """The installed command starts with the cycle collector off (`bot.launch`); only diagnose, check and snapshot
+    keep it off."""
+    import gc
+
+    log = tmp_path / "build.log"
+    log.write_text("token=ghp_" + "a" * 36 + "\n", encoding="utf-8")
+    gc.disable()
+    try:
+        status = main([a.format(log=log) for a in argv], collector_off=True)
+        assert gc.isenabled() is collects
+    finally:
+        gc.enable()
+    assert status == 0, capsys.readouterr().err

@@ -58,7 +58,9 @@ def child(bundle: Path, profile_out: Path | None) -> None:
 
     The same composition as the installed command: `bot.cli`'s imports, `build_runtime()` (settings from the
     environment, the redactor and the runbook's compiled patterns through the on-disk cache), the service's
-    runbook, and the exit without the interpreter's final walk over every object (`bot.cli.run`)."""
+    runbook, with the cycle collector off and the exit without the interpreter's final walk over every object
+    (`bot.launch.run`, for a bounded command)."""
+    gc.disable()
     t0, c0 = time.perf_counter(), time.process_time()
     prof = cProfile.Profile() if profile_out else None
     if prof:
@@ -92,7 +94,7 @@ def child(bundle: Path, profile_out: Path | None) -> None:
                **_helpers(), "findings": findings, "last_stage": diag.last_stage,
                "report_chars": len(text), "report_head": text[:1500]}, sys.stdout)
     sys.stdout.flush()
-    gc.freeze()  # as `bot.cli.run` exits
+    gc.freeze()  # as `bot.launch.run` exits
 
 
 def _helpers() -> dict[str, float]:
@@ -619,11 +621,14 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
         "## How it is measured",
         "",
         "- *diagnose*: a fresh `python` per run (`run.py --child`) does what `rlark-bot diagnose job/ppo-bench-1k "
-        "--snapshot` does: imports `bot.cli`, `build_runtime()` (settings from the environment, the redactor, the "
-        "on-disk cache), `read_bundle`, the service's runbook (its compiled patterns from the cache), `diagnose` "
-        "and the text render, and exits without the interpreter's final gc walk; wall time is taken by the "
-        "parent around the whole process (interpreter start included), peak RSS from `os.wait4`'s rusage of that "
-        "child. Page cache is warm (the bundle was just generated or read).",
+        "--snapshot` does (`bot.launch.run`): with the cycle collector off, imports `bot.cli`, `build_runtime()` "
+        "(settings from the environment, the redactor, the on-disk cache), `read_bundle` (log files read for their "
+        "sections in a forked helper meanwhile), the service's runbook (its compiled patterns from the cache), "
+        "`diagnose` (the one visit per log shared with a forked helper) and the text render, and exits without the "
+        "interpreter's final gc walk; the project's modules are compiled to bytecode first, as installed. Wall "
+        "time is taken by the parent around the whole process (interpreter start included); CPU and peak RSS from "
+        "`os.wait4`'s rusage of that child (its helpers' CPU included, the largest process's RSS), and the summed "
+        "PSS of the process tree sampled every 10 ms. Page cache is warm (the bundle was just generated or read).",
         f"- *matching*: the {m.patterns} distinct runbook log patterns ({m.conds} `log:` conditions). Ours: for every "
         "container log, `LogMatcher.prefilter` (one Hyperscan scan of all patterns at once, "
         f"{m.accelerated} of {m.patterns} patterns in the database) then `first_match` for every condition "

@@ -15,7 +15,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--context", metavar="CTX", help="kubeconfig context of the cluster to check")
     p.add_argument("--now", metavar="RFC3339")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, bounded=True)  # bounded work: see bot.launch
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:

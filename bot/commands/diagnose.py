@@ -17,7 +17,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="slack: the exact Block Kit payload the bot would post (chat.postMessage arguments)")
     p.add_argument("--lang", choices=("zh", "en"), default="en")
     p.add_argument("--now", metavar="RFC3339", help="evaluate ages against this time (default: capturedAt)")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, bounded=True)  # bounded work: see bot.launch
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:

@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("target", metavar="TARGET", help="JOB, job/NAME, pod/NAME or runner/NAME")
     p.add_argument("--output", "-o", metavar="DIR", required=True, help="directory to create (must not exist)")
     add_source_args(p)
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, bounded=True)  # bounded work: see bot.launch
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:
