@@ -27,8 +27,12 @@ def write_stdout(text: SafeText) -> None:
 
 
 def write_stderr(text: SafeText) -> None:
-    sys.stderr.write(_checked(text))
-    sys.stderr.flush()
+    _write(sys.stderr, text)
+
+
+def _write(stream: TextIO, text: SafeText) -> None:
+    stream.write(_checked(text))
+    stream.flush()
 
 
 def write_file(path: Path, text: SafeText) -> None:
@@ -39,12 +43,15 @@ def write_file(path: Path, text: SafeText) -> None:
 class _RedactingStderr(io.TextIOBase):
     """A text stream for libraries that want one (rich's live status). Writes are held until the writer
     flushes (rich does after every refresh) and redacted as one piece, so a value split over two writes is
-    still seen whole."""
+    still seen whole. It writes to the standard error it was made on: while rich's live display runs it
+    stands in for `sys.stderr` itself (so that other output appears above the display), and writing through
+    `sys.stderr` would come straight back here."""
 
     def __init__(self, redactor: Redactor) -> None:
         super().__init__()
         self._redactor = redactor
         self._pending: list[str] = []
+        self._out: TextIO = sys.stderr
 
     def write(self, s: str) -> int:
         self._pending.append(s)
@@ -53,13 +60,13 @@ class _RedactingStderr(io.TextIOBase):
     def flush(self) -> None:
         if self._pending:
             text, self._pending = "".join(self._pending), []
-            write_stderr(self._redactor.redact(text).text)
+            _write(self._out, self._redactor.redact(text).text)
 
     def isatty(self) -> bool:
-        return sys.stderr.isatty()
+        return self._out.isatty()
 
     def fileno(self) -> int:
-        return sys.stderr.fileno()
+        return self._out.fileno()
 
 
 def stderr_stream(redactor: Redactor) -> TextIO:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from bot.redact import Redactor
 from bot.sinks import stderr_stream
+
+if TYPE_CHECKING:
+    from rich.status import Status
 
 
 class Progress(Protocol):
@@ -27,22 +30,30 @@ class NullProgress:
 
 
 class RichProgress:
-    """A single live status line on stderr (rich), replaced by a one-line summary at the end."""
+    """A single live status line on stderr (rich), replaced by a one-line summary at the end. It appears with the
+    first read: reading a bundle shows nothing."""
 
     def __init__(self, redactor: Redactor, stream: TextIO | None = None) -> None:
         from rich.console import Console  # only interactive runs pay for importing rich
 
         self._console = Console(file=stream or stderr_stream(redactor))
-        self._status = self._console.status("connecting...", spinner="dots")
-        self._status.start()
+        self._status: Status | None = None
         self._lock = threading.Lock()
 
     def reading(self, what: str, *, requests: int, nbytes: int) -> None:
+        line = f"[dim]{requests} requests, {nbytes / 1024:.0f} KiB[/] reading {what}"
         with self._lock:
-            self._status.update(f"[dim]{requests} requests, {nbytes / 1024:.0f} KiB[/] reading {what}")
+            if self._status is None:
+                self._status = self._console.status(line, spinner="dots")
+                self._status.start()
+            else:
+                self._status.update(line)
 
     def close(self, summary: str | None = None) -> None:
-        self._status.stop()
+        with self._lock:
+            status, self._status = self._status, None
+        if status is not None:
+            status.stop()
         if summary:
             self._console.print(f"[dim]{summary}[/]", highlight=False)
 
