@@ -74,6 +74,8 @@ _QUOTED_PW = re.compile(
     + r"""
     """
 )
+# Words one of which every match of _QUOTED_PW holds (a substring test is much cheaper than the regex)
+_QUOTED_PW_WORDS = ("mysql", "mariadb", "mongo", "sshpass", "redis-cli", "login", "zip", "-pass", "secret")
 # A value piped into a command that reads a password from stdin.
 _PIPED = re.compile(
     r"\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:'%s(?:\\n)?'[ \t]+|\"%s(?:\\n)?\"[ \t]+)?" + _word("v") + r"[ \t]*\|"
@@ -143,12 +145,12 @@ def scan_line(line: str) -> list[Span]:
             spans.extend(_pairs(line, cmd.end()))
             for m in _HTTP_BASIC.finditer(line):
                 spans.extend(_spans(m, "v", "password"))
-    if " -" in line:
+    if " -" in line and any(word in line for word in _QUOTED_PW_WORDS):
         for m in _QUOTED_PW.finditer(line):
             group = next((g for g in ("my", "sp", "rd", "dk", "zp", "os", "gh") if _value(m, g) is not None), None)
             if group is not None:
                 spans.extend(_spans(m, group, "password"))
-    if "|" in line:
+    if "|" in line and ("echo" in line or "printf" in line):
         for m in _PIPED.finditer(line):
             spans.extend(_spans(m, "v", "password"))
     if "::add-mask::" in line:
@@ -166,11 +168,11 @@ def scan_line(line: str) -> list[Span]:
             if any(c.isdigit() for c in ak) and any(c.isalpha() for c in ak) and looks_secret(m.group("sk")):
                 spans.append(Span(m.start("ak"), m.end("ak"), "cloud-access-key-id", PRIO_STRUCT))
                 spans.append(Span(m.start("sk"), m.end("sk"), "secret-key", PRIO_STRUCT))
-    if "@" in line:
+    if "@" in line and "-u" in line:
         for m in _REGISTRY_USER.finditer(line):
             if any(c.isdigit() for c in m.group("v")):
                 spans.append(Span(m.start("v"), m.end("v"), "cloud-access-key-id", PRIO_STRUCT))
-    if "wandb" in low:
+    if "wandb" in line:  # both patterns hold it in lower case
         for pattern in (_WANDB, _WANDB_CLI):
             for m in pattern.finditer(line):
                 spans.extend(_spans(m, "v", "wandb-api-key"))
@@ -219,7 +221,7 @@ def _curl(line: str) -> Iterator[Span]:
             where = _value(m, "v")
             if where is not None and not line[where[0] : where[1]].isdigit():  # "-u 1000:1000" is uid:gid
                 yield Span(where[0], where[1], "password", PRIO_STRUCT)
-    for m in _CURL_COOKIE.finditer(line):
+    for m in _CURL_COOKIE.finditer(line) if "curl" in line else ():
         where = _value(m, "v")
         if where is not None and "=" in line[where[0] : where[1]]:  # "-b cookies.txt" names a file
             yield Span(where[0], where[1], "cookie", PRIO_STRUCT)

@@ -49,6 +49,7 @@ _CMDLINE = re.compile(
          [^\n]*?[ \t]-p[ \t]+(?P<dk>[^\s"']+))
     """
 )
+_CMDLINE_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http", "login")  # one in every match
 _NAME_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?(?P<k>[A-Za-z0-9_.\-]+)["']?""")
 _VALUE_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*""")
 _PAIR = re.compile(
@@ -85,7 +86,7 @@ def scan_line(line: str, *, keys: bool = True, shapes: bool = True) -> list[Span
     if keys:
         for key, key_start, key_end in _keys(line):
             spans.extend(_assignment(line, key, key_start, key_end))
-        for m in _PAIR.finditer(line):
+        for m in _PAIR.finditer(line) if "name" in line else ():
             cls = classify(m.group("k"))
             if cls is not None:
                 span = _value_span(line, m.end(), anchored=False, quote=None, cookie=False)
@@ -166,19 +167,25 @@ def _closed_before(line: str, key_end: int, sep_start: int) -> bool:
 
 def _shapes(line: str) -> list[Span]:
     spans: list[Span] = []
-    if _HMAC.search(line):
+    # Each pattern needs a word of its own: a substring test first (for the caseless ones only on an ASCII
+    # line, where lowering is exact; any other line goes to those patterns as it is).
+    low = line.lower() if line.isascii() else None
+    if (low is None or "hmac-sha" in low) and _HMAC.search(line):
         for m in _HMAC_PARTS.finditer(line):
             if not is_placeholder(m.group("v")):
                 spans.append(Span(m.start("v"), m.end("v"), "request-signature", PRIO_STRUCT))
-    for m in _OBS_AUTH.finditer(line):
-        spans.append(Span(m.start("v"), m.end("v"), "request-signature", PRIO_STRUCT))
-    for m in _BEARER.finditer(line):
-        if not is_placeholder(m.group("v")):
-            spans.append(Span(m.start("v"), m.end("v"), "bearer-token", PRIO_STRUCT))
-    for m in _CMDLINE.finditer(line):
-        group = m.lastgroup
-        if group and not is_placeholder(m.group(group)):
-            spans.append(Span(m.start(group), m.end(group), "password", PRIO_STRUCT))
+    if "OBS" in line or "AWS" in line or "OSS" in line:
+        for m in _OBS_AUTH.finditer(line):
+            spans.append(Span(m.start("v"), m.end("v"), "request-signature", PRIO_STRUCT))
+    if low is None or "bearer" in low:
+        for m in _BEARER.finditer(line):
+            if not is_placeholder(m.group("v")):
+                spans.append(Span(m.start("v"), m.end("v"), "bearer-token", PRIO_STRUCT))
+    if any(word in line for word in _CMDLINE_WORDS):
+        for m in _CMDLINE.finditer(line):
+            group = m.lastgroup
+            if group and not is_placeholder(m.group(group)):
+                spans.append(Span(m.start(group), m.end(group), "password", PRIO_STRUCT))
     return spans
 
 
@@ -278,15 +285,14 @@ def _find_close(line: str, start: int, q: str) -> int:
         i = line.find(q, start)
         return len(line) if i < 0 else i
     i = start
-    while i < len(line):
-        c = line[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == q:
-            return i
-        i += 1
-    return len(line)
+    while True:  # the next quote, unless a backslash before it escapes what follows the backslash
+        close = line.find(q, i)
+        if close < 0:
+            return len(line)
+        escape = line.find("\\", i, close)
+        if escape < 0:
+            return close
+        i = escape + 2
 
 
 def _authorization(line: str, pos: int) -> list[Span]:
