@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any, BinaryIO
 
 from bot.commands.common import Runtime
-from bot.redact import redact_stream
+from bot.redact.shared import redact_stream_shared
 from bot.sinks import stdout_bytes
 
 
@@ -32,11 +32,11 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     files: list[str] = list(getattr(args, "files", []) or [])
     try:
         if not files:
-            counts.update(redact_stream(sys.stdin.buffer, out, redactor))
+            counts.update(redact_stream_shared(sys.stdin.buffer, out, redactor, processes=rt.service.processes))
         for name in files:
             try:
                 with open(name, "rb") as src:
-                    counts.update(redact_stream(src, out, redactor))
+                    counts.update(redact_stream_shared(src, out, redactor, processes=rt.service.processes))
             except OSError as exc:
                 out.flush()
                 say(f"rlark-bot redact: cannot read {name}: {exc.strerror or exc}")

@@ -15,39 +15,59 @@ from typing import BinaryIO
 from bot.redact.engine import MAX_PEM, Redactor
 
 _SEPS = b" \t,;"
+CHUNK = 1 << 20
 
 
-def redact_stream(src: BinaryIO, dst: BinaryIO, redactor: Redactor, chunk_size: int = 1 << 20) -> Mapping[str, int]:
-    counts: Counter[str] = Counter()
-    max_carry = max(4 * chunk_size, 2 * MAX_PEM)
-    carry = b""
-    pem_open = False
-    eof = False
-    while not eof:
-        chunk = src.read(chunk_size)
-        eof = not chunk
-        buf = carry + chunk
-        if not buf:
-            break
-        if eof:
-            cut = len(buf)
-        else:
-            cut = buf.rfind(b"\n") + 1
-            if cut == 0:
-                if len(buf) < max_carry:
-                    carry = buf
-                    continue
-                cut = _soft_cut(buf)
-        head, carry = buf[:cut], buf[cut:]
+class StreamState:
+    """What a stream carries from one chunk to the next: the bytes not yet redacted (a line, an open block)
+    and whether a PEM block is open; and what it has masked so far. Fed the same chunks, two states give the
+    same output: the output depends on nothing else."""
+
+    def __init__(self, redactor: Redactor, chunk_size: int = CHUNK) -> None:
+        self.redactor = redactor
+        self.chunk_size = chunk_size
+        self.max_carry = max(4 * chunk_size, 2 * MAX_PEM)
+        self.carry = b""
+        self.pem_open = False
+        self.counts: Counter[str] = Counter()
+
+    @property
+    def clean(self) -> bool:
+        """Nothing open: what comes next is redacted as if the input began with it (after `carry`)."""
+        return not self.pem_open
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The redacted output that `chunk` (not the end of the input) completes."""
+        buf = self.carry + chunk
+        cut = buf.rfind(b"\n") + 1
+        if cut == 0:
+            if len(buf) < self.max_carry:
+                self.carry = buf
+                return b""
+            cut = _soft_cut(buf)
+        forced = len(buf) >= self.max_carry
+        return self._redact(buf[:cut], buf[cut:], final=forced)
+
+    def finish(self) -> bytes:
+        """The rest of the output, at the end of the input."""
+        buf, self.carry = self.carry, b""
+        return self._redact(buf, b"", final=True) if buf else b""
+
+    def _redact(self, head: bytes, carry: bytes, *, final: bool) -> bytes:
         text = head.decode("utf-8", "surrogateescape")
-        forced = not eof and len(carry) + len(head) >= max_carry
-        out, found, done, pem_open = redactor.redact_prefix(text, final=eof or forced, pem_open=pem_open)
-        counts.update(found)
-        dst.write(out.encode("utf-8", "surrogateescape"))
-        if done < len(text):
-            carry = text[done:].encode("utf-8", "surrogateescape") + carry
+        out, found, done, self.pem_open = self.redactor.redact_prefix(text, final=final, pem_open=self.pem_open)
+        self.counts.update(found)
+        self.carry = carry if done >= len(text) else text[done:].encode("utf-8", "surrogateescape") + carry
+        return out.encode("utf-8", "surrogateescape")
+
+
+def redact_stream(src: BinaryIO, dst: BinaryIO, redactor: Redactor, chunk_size: int = CHUNK) -> Mapping[str, int]:
+    state = StreamState(redactor, chunk_size)
+    while chunk := src.read(chunk_size):
+        dst.write(state.feed(chunk))
+    dst.write(state.finish())
     dst.flush()
-    return dict(counts)
+    return dict(state.counts)
 
 
 def _soft_cut(buf: bytes) -> int:
