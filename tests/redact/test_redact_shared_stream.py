@@ -2,15 +2,16 @@
 falls (inside a PEM block, between a key and its value on the next line, inside a YAML block), and a helper that
 dies mid-stream.
 
-Each case runs in a fresh interpreter: a test worker has other threads, and no helper is forked then."""
+The cases run in one fresh interpreter: a test worker has other threads, and no helper is forked then."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -45,85 +46,90 @@ def counted(self, chunk):
     return feed(self, chunk)
 
 StreamState.feed = counted
-mode = sys.argv[1]
-if mode == "dies":  # every helper dies after its first piece
-    serve = shared._Helpers._serve
+def compare(processes):
+    results = []
+    for chunk in (37, 64, 250, 1000, 4096):
+        alone, together = io.BytesIO(), io.BytesIO()
+        fed_here[0] = 0
+        counts = redact_stream(io.BytesIO(text), alone, redactor, chunk_size=chunk)
+        chunks = fed_here[0]
+        fed_here[0] = 0
+        counts_shared = shared.redact_stream_shared(io.BytesIO(text), together, redactor, processes=processes,
+                                                    chunk_size=chunk)
+        results.append({"chunk": chunk, "same": alone.getvalue() == together.getvalue(),
+                        "counts": counts == counts_shared, "masked": sum(counts.values()),
+                        "chunks": chunks, "here": fed_here[0]})
+    return results
 
-    def once(self, tasks, answers):
-        import pickle
-        lead, body = pickle.load(tasks)
-        os._exit(9)
 
-    shared._Helpers._serve = once
-results = []
-for chunk in (37, 64, 250, 1000, 4096):
-    alone, together = io.BytesIO(), io.BytesIO()
-    fed_here[0] = 0
-    counts = redact_stream(io.BytesIO(text), alone, redactor, chunk_size=chunk)
-    chunks = fed_here[0]
-    fed_here[0] = 0
-    counts_shared = shared.redact_stream_shared(io.BytesIO(text), together, redactor, processes=int(sys.argv[2]),
-                                                chunk_size=chunk)
-    results.append({"chunk": chunk, "same": alone.getvalue() == together.getvalue(),
-                    "counts": counts == counts_shared, "masked": sum(counts.values()),
-                    "chunks": chunks, "here": fed_here[0]})
-try:
-    os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-    unreaped = True
-except ChildProcessError:
-    unreaped = False
-print(json.dumps({"results": results, "unreaped": unreaped, "bytes": len(text)}))
+def unreaped():
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        return True
+    except ChildProcessError:
+        return False
+
+
+report = {"bytes": len(text), "ok": compare(2), "ok_unreaped": unreaped()}
+serve = shared._Helpers._serve
+
+
+def once(self, tasks, answers):  # a helper that dies after taking its first piece
+    import pickle
+    pickle.load(tasks)
+    os._exit(9)
+
+
+shared._Helpers._serve = once
+report["dies"], report["dies_unreaped"] = compare(3), unreaped()
+shared._Helpers._serve = serve
+import threading
+forks = []
+real_fork = os.fork
+os.fork = lambda: forks.append(1) or real_fork()
+stop = threading.Event()
+t = threading.Thread(target=stop.wait)
+t.start()
+report["threads"] = compare(2)
+stop.set()
+t.join()
+os.fork = real_fork
+report["threads_forks"] = len(forks)
+print(json.dumps(report))
 '''
 
 
-def _run(*args: str) -> dict[str, object]:
-    proc = subprocess.run([sys.executable, "-c", SCRIPT, *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=120)
+@pytest.fixture(scope="module")
+def report() -> dict[str, object]:
+    proc = subprocess.run([sys.executable, "-c", SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out: dict[str, object] = json.loads(proc.stdout)
     return out
 
 
-def test_shared_stream_writes_what_one_process_writes_at_every_piece_boundary() -> None:
-    out = _run("ok", "2")
-    results = out["results"]
+def _results(report: dict[str, object], mode: str) -> list[dict[str, object]]:
+    results = report[mode]
     assert isinstance(results, list) and len(results) == 5
-    for r in results:
+    return results
+
+
+def test_shared_stream_writes_what_one_process_writes_at_every_piece_boundary(report: dict[str, object]) -> None:
+    for r in _results(report, "ok"):
         assert r["same"] and r["counts"], r
-        assert r["masked"] > 1000  # the text is full of credentials: the comparison is not of clean text
+        assert isinstance(r["masked"], int) and r["masked"] > 1000  # full of credentials, not clean text
+        assert isinstance(r["here"], int) and isinstance(r["chunks"], int)
         assert r["here"] < r["chunks"] / 2, r  # the helpers redacted most of it
-    assert out["unreaped"] is False
+    assert report["ok_unreaped"] is False
 
 
-def test_a_helper_that_dies_costs_only_time() -> None:
-    out = _run("dies", "3")
-    results = out["results"]
-    assert isinstance(results, list)
-    for r in results:
+def test_a_helper_that_dies_costs_only_time(report: dict[str, object]) -> None:
+    for r in _results(report, "dies"):
         assert r["same"] and r["counts"], r
-        assert r["here"] > r["chunks"] / 2, r  # the caller took over
-    assert out["unreaped"] is False
+        assert r["here"] == r["chunks"], r  # the caller redacted it all
+    assert report["dies_unreaped"] is False
 
 
-def test_one_process_when_the_caller_has_other_threads() -> None:
-    code = textwrap.dedent("""
-        import io, json, os, threading
-        from bot.redact import Redactor
-        from bot.redact import shared
-        forks = []
-        real_fork = os.fork
-        os.fork = lambda: forks.append(1) or real_fork()
-        stop = threading.Event()
-        t = threading.Thread(target=stop.wait)
-        t.start()
-        dst = io.BytesIO()
-        counts = shared.redact_stream_shared(io.BytesIO(b"token=ghp_" + b"a" * 36 + b"\\n"), dst, Redactor(),
-                                             processes=2)
-        stop.set()
-        t.join()
-        print(json.dumps({"forks": len(forks), "counts": dict(counts), "out": dst.getvalue().decode()}))
-    """)
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = json.loads(proc.stdout)
-    assert out["forks"] == 0 and sum(out["counts"].values()) == 1 and "ghp_" not in out["out"]
+def test_one_process_when_the_caller_has_other_threads(report: dict[str, object]) -> None:
+    for r in _results(report, "threads"):
+        assert r["same"] and r["counts"] and r["here"] == r["chunks"], r
+    assert report["threads_forks"] == 0
