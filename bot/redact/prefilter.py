@@ -12,7 +12,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
 _hs: Any
@@ -75,6 +75,10 @@ class Prefilter:
                 self._own = _compile(own) if own else None
             else:
                 self._db = _compile(own)
+
+    @cached_property
+    def _re_text(self) -> re.Pattern[str]:
+        """Every pattern in one `re` alternation: the path without Hyperscan (compiled only if it is taken)."""
         parts: list[str] = []
         for p in self.patterns:
             flags = ("i" if p.caseless else "") + ("m" if p.multiline else "")
@@ -82,8 +86,11 @@ class Prefilter:
             part = f"(?{flags}:{regex})" if flags else f"(?:{regex})"
             if part not in parts:
                 parts.append(part)
-        self._re_text = re.compile("|".join(parts) or r"(?!)")
-        self._re_bytes = re.compile(self._re_text.pattern.encode("utf-8", "surrogatepass"))
+        return re.compile("|".join(parts) or r"(?!)")
+
+    @cached_property
+    def _re_bytes(self) -> re.Pattern[bytes]:
+        return re.compile(self._re_text.pattern.encode("utf-8", "surrogatepass"))
 
     @property
     def fast(self) -> bool:
