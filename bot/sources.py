@@ -17,6 +17,7 @@ from bot.bundle.writer import Scope, listed_in_bundle
 from bot.cluster.progress import NullProgress, Progress
 from bot.errors import NotFound, SourceError, UsageError
 from bot.models import Evidence, Target, TargetKind
+from bot.redact import Detection
 from bot.settings import Settings
 
 
@@ -61,7 +62,11 @@ def where_in(evidence: Evidence, target: Target) -> str:
     """What was searched, in the engine's words (kinds, lists, clusters, namespaces), not a file path."""
     from bot.scope.target import scope_evidence
 
-    return scope_evidence(evidence, target, scan=lambda text: []).where
+    return scope_evidence(evidence, target, scan=_no_scan).where
+
+
+def _no_scan(text: str, /, *, utf8: bytes | None = None) -> list[Detection]:
+    return []  # where_in asks where the engine looked, not what the logs hold
 
 
 class EvidenceSource(Protocol):

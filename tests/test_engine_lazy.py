@@ -10,7 +10,7 @@ from bot.bundle import read_bundle
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.survey import survey_logs
 from bot.models import LogExcerpt, LogSource
-from bot.redact import Redactor
+from bot.redact import Detection, Redactor
 from bot.runbook.schema import LogCond
 from bot.scope.logview import VIEW_LITERALS, LogView, Markers
 
@@ -88,7 +88,7 @@ def test_a_logs_bytes_are_its_texts_encoding_whether_read_or_encoded(tmp_path: P
     assert sorted(given) == [False, True]  # the valid file comes with its bytes; the one with a bad byte does not
     for view in [*views, held]:
         assert view.take_utf8() == view.text.encode("utf-8", "surrogatepass")
-        assert view._utf8 is None  # handed over, not kept
+        assert (view._utf8 is not None) is view.text.isascii()  # kept for the credential scan of an ASCII log
     for view in views:
         view.release()
     matcher = LogMatcher(CONDS)
@@ -104,3 +104,27 @@ def test_head_wait_lines_are_counted_and_the_last_found_in_one_pass() -> None:
     for text in texts:
         assert _count_and_last(text, WAIT_HEAD) == (text.count(WAIT_HEAD), text.rfind(WAIT_HEAD))
     assert _count_and_last(WORKER_LOG, WAIT_HEAD)[0] == 2
+
+
+def test_the_credential_scan_of_an_ascii_log_takes_the_bytes_it_was_read_from(tmp_path: Path) -> None:
+    """The survey hands the log's own bytes to the redactor's scan (no second encoding), for an ASCII log only;
+    the detections are those of the text."""
+    (excerpt,) = read_bundle(_bundle(tmp_path)).logs
+    given: list[bytes | None] = []
+
+    def scan(text: str, /, *, utf8: bytes | None = None) -> list[Detection]:
+        given.append(utf8)
+        return REDACTOR.scan(text, utf8=utf8)
+
+    view = LogView(excerpt, scan)
+    survey_logs(LogMatcher(CONDS), [view])
+    assert given == [WORKER_LOG.encode()]
+    assert view.detections == REDACTOR.scan(WORKER_LOG)
+    wide = LogView(LogExcerpt(source=excerpt.source, text=WORKER_LOG + "进度 ██\n"), scan)
+    survey_logs(LogMatcher(CONDS), [wide])
+    assert given[-1] is None  # not ASCII: its bytes are not kept for the scan
+
+
+def test_a_scan_given_the_bytes_finds_what_it_finds_in_the_text() -> None:
+    text = "export GH_TOKEN=ghp_" + "a1B2c3D4e5" * 3 + "abcdef\npassword: hunter2hunter2\nstep 1\n"
+    assert REDACTOR.scan(text, utf8=text.encode()) == REDACTOR.scan(text) != []

@@ -80,7 +80,8 @@ def test_the_runbooks_log_patterns_are_cached_and_match_the_same(tmp_path: Path)
     (path,) = (tmp_path / "c").glob("runbook-*.bin")
     again = LogMatcher(conds, cache=cache)
     view = LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container="main"),
-                              text="Executing prepare script...\nError: Ray CLI is not found\n"), lambda _: [])
+                              text="Executing prepare script...\nError: Ray CLI is not found\n"),
+                   lambda _, utf8=None: [])
     assert fresh.accelerated == first.accelerated == again.accelerated > 0
     assert fresh.prefilter(view) == again.prefilter(view) and fresh.prefilter(view)
     path.write_bytes(b"not a database")  # damaged: compiled afresh and replaced

@@ -5,7 +5,7 @@ Pure: stdlib, pydantic and (optionally) hyperscan; nothing here knows about Kube
 
 from bot.redact.config import RedactionSettings
 from bot.redact.engine import Redactor
-from bot.redact.results import Detection, Redacted
+from bot.redact.results import Detection, Redacted, Scan
 from bot.redact.safetext import SafeText
 from bot.redact.sealed import SafeValue, dump_json, seal
 from bot.redact.stream import redact_stream
@@ -17,6 +17,7 @@ __all__ = [
     "Redactor",
     "SafeText",
     "SafeValue",
+    "Scan",
     "dump_json",
     "redact_stream",
     "seal",

@@ -103,8 +103,9 @@ class Redactor:
         spans = merge(found.spans)
         return Redacted(mint(apply(text, spans)), dict(Counter(s.kind for s in spans if s.prio != PRIO_CONT)))
 
-    def scan(self, text: str) -> list[Detection]:
-        spans = merge(self._find(text, final=True, pem_open=False).spans)
+    def scan(self, text: str, /, *, utf8: bytes | None = None) -> list[Detection]:
+        """Where the credentials in `text` are. `utf8`: its UTF-8 encoding, when the caller has it."""
+        spans = merge(self._find(text, final=True, pem_open=False, utf8=utf8).spans)
         out: list[Detection] = []
         line, pos = 1, 0
         for span in spans:
@@ -134,12 +135,17 @@ class Redactor:
 
     # -- detection ------------------------------------------------------------------------------
 
-    def _candidates(self, text: str) -> Iterator[tuple[int, int, frozenset[int] | None]]:
+    def _candidates(self, text: str, utf8: bytes | None = None) -> Iterator[tuple[int, int, frozenset[int] | None]]:
         """Candidate lines as str offsets. The text is prefiltered in pieces cut at line ends: a piece
         is encoded once, and byte offsets are mapped back (a decode) only in pieces that have
-        candidates and are not ASCII, which in clean logs is almost none."""
+        candidates and are not ASCII, which in clean logs is almost none. An ASCII text whose encoding the
+        caller has (`utf8`) is scanned as it is."""
         pos = 0
         n = len(text)
+        if utf8 is not None and len(utf8) == n:  # ASCII: the bytes are the characters
+            for bstart, bend, ids in self._pre.lines(utf8):
+                yield bstart, bend, ids
+            return
         step = n if text.isascii() else CHUNK  # ASCII maps bytes to characters one to one: no pieces
         while pos < n:
             cut = text.rfind("\n", pos, pos + step) + 1 if pos + step < n else n
@@ -152,7 +158,7 @@ class Redactor:
                 yield pos + to_char(bstart), pos + to_char(bend), ids
             pos = cut
 
-    def _find(self, text: str, *, final: bool, pem_open: bool) -> _Find:
+    def _find(self, text: str, *, final: bool, pem_open: bool, utf8: bytes | None = None) -> _Find:
         spans: list[Span] = []
         safe_end = len(text)
         covered = 0  # lines before this offset were consumed by a multi-line block
@@ -161,7 +167,7 @@ class Redactor:
             tail = self._pem_tail(text, 0, spans)
             covered = len(text) if tail is None else tail
             open_at_end = tail is None
-        for start, end, ids in self._candidates(text):
+        for start, end, ids in self._candidates(text, utf8):
             if end < covered:
                 continue
             line = text[start:end]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.redact.safetext import SafeText
 
@@ -16,6 +17,13 @@ class Detection:
     start: int
     end: int
     line: int
+
+
+class Scan(Protocol):
+    """The redactor's credential scan (`Redactor.scan`), as the engine is handed it. `utf8`: the text's UTF-8
+    encoding when the caller has it at hand (the bytes it was read from), so it is not encoded again."""
+
+    def __call__(self, text: str, /, *, utf8: bytes | None = None) -> list[Detection]: ...
 
 
 @dataclass(frozen=True)

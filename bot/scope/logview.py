@@ -9,13 +9,12 @@ only for the handful of positions that matter.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from bot.models import LogExcerpt
-from bot.redact import Detection
+from bot.redact import Detection, Scan
 
 HEAD_CHARS = 64 * 1024
 MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
@@ -84,7 +83,7 @@ class LogView:
     again."""
 
     excerpt: LogExcerpt
-    scan: Callable[[str], list[Detection]]  # the redactor's scan(), passed down from the composition root
+    scan: Scan  # the redactor's scan(), passed down from the composition root
     _line_cache: dict[int, int] = field(default_factory=dict, repr=False)
     memo: dict[object, Any] = field(default_factory=dict, repr=False)  # answers of the layers above, per log
     _text: str | None = field(default=None, init=False, repr=False)
@@ -101,11 +100,13 @@ class LogView:
 
     def take_utf8(self) -> bytes:
         """The text's UTF-8 encoding (lone surrogates passed through): the bytes it was read from, when they
-        came with it, so the scan of a log's bytes does not encode its text again. Handed over, not kept: the
-        view holds only the text from here on (one log's bytes are not held through the rest of its visit)."""
+        came with it, so the scan of a log's bytes does not encode its text again. Kept until the view is
+        released only for an ASCII text (the credential scan takes them too; they are then the characters
+        one to one): other logs' bytes are not held through the rest of their visit."""
         text = self.text
-        data, self._utf8 = self._utf8, None
-        return data if data is not None else text.encode("utf-8", "surrogatepass")
+        data = self._utf8 if self._utf8 is not None else text.encode("utf-8", "surrogatepass")
+        self._utf8 = data if len(data) == len(text) else None
+        return data
 
     def release(self) -> None:
         """Drop the text if it can be read again; what was computed from it stays."""
@@ -165,7 +166,8 @@ class LogView:
     @cached_property
     def detections(self) -> list[Detection]:
         """Credentials in this log, found on the whole text so values spanning lines (PEM) are caught."""
-        return self.scan(self.text)
+        text = self.text
+        return self.scan(text, utf8=self._utf8)
 
     def _masked(self, start: int, end: int) -> str:
         """text[start:end] with every detected credential replaced, so evidence lines never carry one."""

@@ -7,7 +7,6 @@ either way, so the engine never needs to know where the evidence came from.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -29,7 +28,7 @@ from bot.models import (
 )
 from bot.models.k8s import InvolvedObject
 from bot.models.rlark import JOB_LABEL, MEMBER_NAMESPACE
-from bot.redact import Detection
+from bot.redact import Scan
 from bot.scope.logview import LogView
 
 
@@ -112,7 +111,7 @@ def _event_time(e: Event) -> tuple[bool, datetime | None]:
 class _Index:
     """Lookups over the whole evidence, built once per scoping."""
 
-    def __init__(self, ev: Evidence, scan: Callable[[str], list[Detection]]) -> None:
+    def __init__(self, ev: Evidence, scan: Scan) -> None:
         self.ev = ev
         self.events_by_object: dict[tuple[str, str, str], list[Event]] = {}
         for e in ev.events:
@@ -254,7 +253,7 @@ def _scope_pod(target: Target, ev: Evidence, idx: _Index) -> Scope:
     return scope
 
 
-def scope_evidence(evidence: Evidence, target: Target, *, scan: Callable[[str], list[Detection]]) -> Scope:
+def scope_evidence(evidence: Evidence, target: Target, *, scan: Scan) -> Scope:
     """The part of the evidence `target` concerns. `scan` is the redactor's credential scan for log views."""
     idx = _Index(evidence, scan)
     if target.kind is TargetKind.JOB:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.redact import Detection
+from bot.redact import Scan
 from bot.scope.hits import Hit
 from bot.settings import Thresholds
 
@@ -19,7 +19,7 @@ class SignalContext:
     scope: Scope
     now: datetime
     thresholds: Thresholds
-    scan: Callable[[str], list[Detection]]  # the redactor's credential scan (never a module-level default)
+    scan: Scan  # the redactor's credential scan (never a module-level default)
     cache: dict[str, list[Hit]] = field(default_factory=dict)
 
 

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _view(text: str) -> LogView:
     source = LogSource(cluster="c", namespace="ns", pod="p", container="sidecar")
-    return LogView(LogExcerpt(source=source, text=text), lambda _text: [])
+    return LogView(LogExcerpt(source=source, text=text), lambda _text, utf8=None: [])
 
 
 @pytest.mark.parametrize("bundle", [REPO / "examples" / "ray-workers-never-join",

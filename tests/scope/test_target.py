@@ -13,7 +13,7 @@ from bot.scope.target import Scope, scope_evidence
 JOB = Target.parse("job/ppo")
 
 
-def _scan(text: str) -> list[Any]:
+def _scan(text: str, /, *, utf8: bytes | None = None) -> list[Any]:
     return []
 
 
