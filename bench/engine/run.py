@@ -273,6 +273,8 @@ class MatchResult:
     skipped: list[str]
     mismatched: list[str]
     credentials_s: float  # the redactor's scan() over every log once (what the credentials signal needs)
+    grep_c_s: float = 0.0
+    grep_baseline: str = "C"  # the locale of grep_s: the faster of the two on this run
 
 
 def _grep(args: list[str], text_file: Path, out_file: Path, locale: str) -> tuple[float, float]:
@@ -352,14 +354,20 @@ def matching(bundle: Path, repeat: int, work: Path) -> MatchResult:
         both = [_grep(args, text_file, out, locale) for args, out in runs]
         return sum(w for w, _ in both), sum(c for _, c in both)
 
-    timed = [grep_all("C") for _ in range(repeat)]
-    grep_s, grep_cpu = min(w for w, _ in timed), min(c for _, c in timed)
-    grep_utf8 = grep_all("C.UTF-8")[0]
+    # Both locales, alternately, best of the repeats; the baseline is whichever is faster on this run.
+    timed: dict[str, list[tuple[float, float]]] = {"C": [], "C.UTF-8": []}
+    for _ in range(repeat):
+        for locale, got in timed.items():
+            got.append(grep_all(locale))
+    best_of = {loc: (min(w for w, _ in got), min(c for _, c in got)) for loc, got in timed.items()}
+    baseline = min(best_of, key=lambda loc: best_of[loc][0])
+    grep_s, grep_cpu = best_of[baseline]
+    grep_c, grep_utf8 = best_of["C"][0], best_of["C.UTF-8"][0]
     grep_lines = sum(sum(1 for _ in out.open("rb")) for _, out in runs)
     mismatched = check_conversion(patterns, skipped, text_file, [out for _, out in runs], work)
     return MatchResult(total_bytes, len(views), len(patterns), len(conds), matcher.accelerated, best, best_pre,
                        hits, grep_s, grep_cpu, grep_utf8, grep_lines, len(cs) + len(ci), skipped, mismatched,
-                       credentials_s)
+                       credentials_s, grep_c_s=grep_c, grep_baseline=baseline)
 
 
 HUGE_JOB = "ppo-franka-0412"
@@ -554,10 +562,10 @@ def main(argv: list[str] | None = None) -> int:
         ("LogMatcher: prefilter + first_match, all conds x all logs", f"{ours_mbs:.0f} MB/s ({m.ours_s:.2f} s)", "",
          ""),
         ("  of which Hyperscan prefilter", f"{m.ours_prefilter_s:.2f} s", "", ""),
-        ("grep -E -f (LC_ALL=C, cs + -i files)", f"{grep_mbs:.0f} MB/s ({m.grep_s:.2f} s)", "", ""),
-        ("grep -E -f (LC_ALL=C.UTF-8), for reference", f"{mb / m.grep_utf8_s:.0f} MB/s ({m.grep_utf8_s:.2f} s)", "",
-         ""),
-        ("LogMatcher / grep (C locale)", f"{ratio:.2f}x", ">= 0.33x", mark(ok_ratio)),
+        ("grep -E -f, the baseline: the faster locale of this run (cs + -i files)",
+         f"{grep_mbs:.0f} MB/s ({m.grep_s:.2f} s, LC_ALL={m.grep_baseline})", "", ""),
+        ("  LC_ALL=C / LC_ALL=C.UTF-8 (best of each)", f"{m.grep_c_s:.2f} / {m.grep_utf8_s:.2f} s", "", ""),
+        ("LogMatcher / grep", f"{ratio:.2f}x", ">= 0.33x", mark(ok_ratio)),
         ("credential scan (Redactor.scan) of every log once, for reference", f"{m.credentials_s:.2f} s", "", ""),
         (f"one {HUGE_LINE_MIB} MiB log line (example bundle): diagnose wall / peak RSS",
          f"{huge.wall:.2f} s / {huge.rss_mib:.0f} MiB", "bounded, said", "met" if huge.incomplete else "**MISSED**"),
@@ -636,7 +644,8 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
         "patterns converted to POSIX ERE (`\\d`→`[0-9]`, `\\s`→`[[:space:]]`, `[^\\n]`→`.`, lazy→greedy, "
         "`(?i)` patterns in a second file run with `-i`), two `grep -E -f` runs over one file holding the same "
         "text, all matching lines written to a file. Not `> /dev/null`: GNU grep detects /dev/null and stops at "
-        "the first match. Best of the repeats on both sides; `LC_ALL=C` is grep's fastest mode and the baseline.",
+        "the first match. Best of the repeats on both sides; grep runs in `LC_ALL=C` and `LC_ALL=C.UTF-8` alternately "
+        "and the faster of the two is the baseline.",
         f"- ERE conversion: {m.grep_patterns} patterns converted, {len(m.skipped)} skipped"
         + (f" ({'; '.join(f'`{s}`' for s in m.skipped)})" if m.skipped else "")
         + "; each converted pattern is checked against Python `re` on a sample (all grep hits + first 4 MiB): "
