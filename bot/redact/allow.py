@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 from bot.redact.keys import SETTING_WORDS
 
@@ -84,8 +85,13 @@ _PATH_PART_MAX = 40
 def is_setting(key: str, value: str) -> bool:
     """A training or inference setting (``token_level_loss=1``, ``secret_batch: 4``, ``pass_level: sequence``):
     a setting word in the key and a number or a short plain word as the value."""
-    words = {w.lower() for w in _SPLIT.split(key) if w}
-    return bool(words & SETTING_WORDS) and _SETTING_VALUE.fullmatch(value.strip("\"'")) is not None
+    return _names_setting(key) and _SETTING_VALUE.fullmatch(value.strip("\"'")) is not None
+
+
+@lru_cache(maxsize=4096)
+def _names_setting(key: str) -> bool:
+    """Does the key hold a setting word (keys come again and again: one split per key)?"""
+    return any(w.lower() in SETTING_WORDS for w in _SPLIT.split(key) if w)
 
 
 def is_file_path(value: str) -> bool:

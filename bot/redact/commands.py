@@ -172,7 +172,7 @@ def scan_line(line: str) -> list[Span]:
         for m in _REGISTRY_USER.finditer(line):
             if any(c.isdigit() for c in m.group("v")):
                 spans.append(Span(m.start("v"), m.end("v"), "cloud-access-key-id", PRIO_STRUCT))
-    if "wandb" in line:  # both patterns hold it in lower case
+    if "wandb" in line and "login" in line:  # both patterns hold both words, in lower case
         for pattern in (_WANDB, _WANDB_CLI):
             for m in pattern.finditer(line):
                 spans.extend(_spans(m, "v", "wandb-api-key"))

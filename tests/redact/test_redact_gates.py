@@ -62,17 +62,18 @@ _CORES: dict[re.Pattern[str], list[list[str]]] = {
     structure._HMAC: [[h, _S, "Access=", "x"] for h in ("SDK-HMAC-SHA256", "AWS4-HMAC-SHA256", "OBS-HMAC-SHA1")],
     structure._BEARER: [[b, _S, "Zx9QwErTy12345678"] for b in ("Bearer", "BEARER", "bEaReR")],
 }
-# pattern -> the words its test looks for (for the caseless ones: in the lowered line, on ASCII lines only)
-_WORDS: dict[re.Pattern[str], tuple[str, ...]] = {
-    commands._QUOTED_PW: commands._QUOTED_PW_WORDS,
-    commands._PIPED: ("echo", "printf"),
-    commands._CURL_COOKIE: ("curl",),
-    commands._REGISTRY_USER: ("-u",),
-    commands._WANDB: ("wandb",),
-    commands._WANDB_CLI: ("wandb",),
-    structure._PAIR: ("name",),
-    structure._CMDLINE: structure._CMDLINE_WORDS,
-    structure._OBS_AUTH: ("OBS", "AWS", "OSS"),
+# pattern -> the words its test looks for: one word of each group (for the caseless ones: in the lowered line,
+# on ASCII lines only)
+_WORDS: dict[re.Pattern[str], list[tuple[str, ...]]] = {
+    commands._QUOTED_PW: [commands._QUOTED_PW_WORDS],
+    commands._PIPED: [("echo", "printf")],
+    commands._CURL_COOKIE: [("curl",)],
+    commands._REGISTRY_USER: [("-u",)],
+    commands._WANDB: [("wandb",), ("login",)],
+    commands._WANDB_CLI: [("wandb",), ("login",)],
+    structure._PAIR: [("name",)],
+    structure._CMDLINE: [structure._CMDLINE_WORDS],
+    structure._OBS_AUTH: [("OBS", "AWS", "OSS")],
 }
 _CASELESS = {structure._HMAC: "hmac-sha", structure._BEARER: "bearer"}
 _FRAGMENT = st.sampled_from(_FRAGMENTS)
@@ -96,7 +97,7 @@ def test_every_match_holds_a_word_its_test_looks_for(pattern: re.Pattern[str], d
     if pattern in _CASELESS:
         assert not line.isascii() or _CASELESS[pattern] in line.lower(), line
     else:
-        assert any(word in line for word in _WORDS[pattern]), line
+        assert all(any(word in line for word in group) for group in _WORDS[pattern]), line
 
 
 def test_each_shape_is_a_match() -> None:
