@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
 
 from bot.cache import FileCache, default_cache_dir
+from bot.diagnose.result import Diagnosis
 from bot.redact import Redactor
 from bot.runbook import Runbook, load_runbook
 from bot.settings import Settings
@@ -58,6 +61,56 @@ def _recursion_limit() -> Iterator[None]:
 @pytest.fixture(scope="session")
 def runbook() -> Runbook:
     return load_runbook(known_signals=SIGNALS)
+
+
+# Under `--dist loadgroup` (scripts/test) xdist hands out one group at a time, and a test without a group is a group
+# of its own. Tests that read `diagnosed` (the scenario tests, the renderers' scenario tests) are one group, so each
+# scenario bundle is read and diagnosed once in a run, not once in every worker that gets one of its tests; a module
+# whose tests share a module-scoped fixture is one group, so that fixture is built once (not again in every worker,
+# nor again whenever that worker's tests of the module were interrupted by another module's).
+SCENARIO_GROUP = pytest.mark.xdist_group("scenario-diagnoses")
+_SHARED_SCOPES = frozenset({"module", "class", "package"})
+
+
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = getattr(info, "name2fixturedefs", {})
+    return any(d.scope in _SHARED_SCOPES for defs in definitions.values() for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the group marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        if "diagnosed" in getattr(item, "fixturenames", ()):
+            item.add_marker(SCENARIO_GROUP)
+        elif _shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(f"module:{item.nodeid.split('::')[0]}"))
+
+
+@pytest.fixture(scope="session")
+def diagnosed(runbook: Runbook) -> Callable[[str], Diagnosis]:
+    """`diagnosed(name)`: tests/scenarios/<name>'s bundle diagnosed for its expect.yaml target as of its capture
+    time, with the built-in redaction rules and default thresholds; built once per session and shared (read only)."""
+    from scenario_expect import load_expect
+
+    from bot.bundle import read_bundle
+    from bot.diagnose import diagnose
+    from bot.models import Target
+    from bot.settings import Thresholds
+
+    redactor = Redactor()
+
+    @cache
+    def get(name: str) -> Diagnosis:
+        exp = load_expect(SCENARIOS / name / "expect.yaml")
+        evidence = read_bundle(SCENARIOS / name / "bundle")
+        assert evidence.captured_at is not None
+        return diagnose(evidence, runbook, now=evidence.captured_at, target=Target.parse(exp.target, exp.namespace),
+                        redactor=redactor, thresholds=Thresholds())
+
+    return get
 
 
 from collections.abc import Iterator  # noqa: E402 - used by the Redis fixtures below

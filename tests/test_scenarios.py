@@ -7,6 +7,7 @@ and what must not be (false-positive traps).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,13 +15,10 @@ from scenario_expect import Expect, load_expect
 
 from bot.bundle import read_bundle
 from bot.checks import run_checks
-from bot.diagnose import diagnose
-from bot.models import Target, parse_time
-from bot.redact import Redactor
+from bot.diagnose.result import Diagnosis
+from bot.models import parse_time
 from bot.runbook import Runbook
 from bot.settings import Thresholds
-
-REDACTOR = Redactor()  # built once: the scenarios need no configured secrets
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 CASES = sorted(p.parent.name for p in SCENARIOS.glob("*/expect.yaml"))
@@ -43,15 +41,11 @@ def test_there_are_scenarios() -> None:
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_scenario(name: str, runbook: Runbook, request: pytest.FixtureRequest) -> None:
+def test_scenario(name: str, diagnosed: Callable[[str], Diagnosis], request: pytest.FixtureRequest) -> None:
     if name in KNOWN_DISAGREEMENTS:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_DISAGREEMENTS[name], strict=True))
     exp = _expect(name)
-    evidence = read_bundle(SCENARIOS / name / "bundle")
-    target = Target.parse(exp.target, exp.namespace)
-    assert evidence.captured_at is not None
-    diag = diagnose(evidence, runbook, now=evidence.captured_at, target=target, redactor=REDACTOR,
-                    thresholds=Thresholds())
+    diag = diagnosed(name)  # the bundle diagnosed for exp.target as of its capture time (tests/conftest.py)
     assert diag.found, diag.where
     got = [f.id for f in diag.findings]
     summary = f"{name}: findings {got}, last_stage {diag.last_stage}"

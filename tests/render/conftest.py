@@ -1,4 +1,5 @@
-"""Scenario reports for the Slack renderers: each scenario bundle read and diagnosed once per session."""
+"""Scenario reports for the Slack renderers, built from the session's scenario diagnoses (tests/conftest.py's
+`diagnosed`: each bundle read and diagnosed once)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-import yaml
 
-from bot.bundle import read_bundle
-from bot.diagnose import diagnose
 from bot.diagnose.result import Diagnosis
-from bot.models import Target
 from bot.redact import Redactor
 from bot.render.model import Report
 from bot.render.report import build_report
-from bot.runbook import Runbook
-from bot.settings import Thresholds
-from render.support import SCENARIOS
 
 
 @dataclass(frozen=True)
@@ -36,17 +30,12 @@ def redactor() -> Redactor:
 
 
 @pytest.fixture(scope="session")
-def scenario(runbook: Runbook, redactor: Redactor) -> Callable[[str], Scenario]:
+def scenario(diagnosed: Callable[[str], Diagnosis]) -> Callable[[str], Scenario]:
     cache: dict[str, Scenario] = {}
 
     def get(name: str) -> Scenario:
         if name not in cache:
-            exp = yaml.safe_load((SCENARIOS / name / "expect.yaml").read_text(encoding="utf-8"))
-            evidence = read_bundle(SCENARIOS / name / "bundle")
-            assert evidence.captured_at is not None
-            target = Target.parse(exp["target"], exp.get("namespace", ""))
-            diag = diagnose(evidence, runbook, now=evidence.captured_at, target=target, redactor=redactor,
-                            thresholds=Thresholds())
+            diag = diagnosed(name)
             cache[name] = Scenario(name, diag, {lang: build_report(diag, lang) for lang in ("zh", "en")})
         return cache[name]
 

@@ -27,6 +27,10 @@ EXAMPLE = "ray-workers-never-join"
 BOUND = {CHANNEL: EVERYWHERE, "C0AGAIN": EVERYWHERE}
 START = 60.0  # a worker compiles the redaction prefilter with the bot's own secrets: seconds on a busy machine
 
+# One xdist worker runs the tests that start diagnosis worker processes (`--dist loadgroup`): their forkserver, and
+# the bot modules it preloads, start once in a run rather than once in every test worker.
+pytestmark = pytest.mark.xdist_group("worker-processes")
+
 
 def one_worker(**options: float) -> Callable[[Settings, Path], WorkerEngine]:
     def make(settings: Settings, bundle: Path) -> WorkerEngine:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from bot.redact import Redactor
 from bot.scheduler.wiring import collect_tick, ticked_by
 from bot.service import Service
@@ -16,6 +18,10 @@ from bot.sources import open_source
 from .apphost import bundle_of
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+# One xdist worker runs the tests that start diagnosis worker processes (`--dist loadgroup`): their forkserver, and
+# the bot modules it preloads, start once in a run rather than once in every test worker.
+pytestmark = pytest.mark.xdist_group("worker-processes")
 
 
 def test_a_tick_in_a_worker_equals_the_tick_in_process() -> None:
