@@ -109,8 +109,8 @@ class Settings(BaseSettings):
     alerts_channel: str | None = None
     admin_usergroup: str | None = None
     slash_command: str = "/rlark"
-    readiness_interval_seconds: float = Field(default=5.0, gt=0, le=300,
-                                              description="how often /readyz's checks run while not ready (6x once ready)")
+    readiness_interval_seconds: float = Field(
+        default=5.0, gt=0, le=300, description="how often /readyz's checks run while not ready (6x that once ready)")
     checks: ChecksSettings = Field(default_factory=ChecksSettings)
     # The RLark gateway serves the `main` log tail of a job's pods through the control plane: the fallback for a
     # member cluster the bot has no context for (or cannot reach). The gateway itself checks no credentials; the
