@@ -26,6 +26,9 @@ JOB = "ppo-franka-0412"
 EXAMPLE = "ray-workers-never-join"
 BOUND = {CHANNEL: EVERYWHERE, "C0AGAIN": EVERYWHERE}
 START = 60.0  # a worker compiles the redaction prefilter with the bot's own secrets: seconds on a busy machine
+# The workers here run at the test's own priority: niced (serve's default, checked in tests/ops), a worker next to
+# the other test workers waits whole seconds for the CPU at every step.
+NICE = 0
 
 # One xdist worker runs the tests that start diagnosis worker processes (`--dist loadgroup`): their forkserver, and
 # the bot modules it preloads, start once in a run rather than once in every test worker.
@@ -34,7 +37,7 @@ pytestmark = pytest.mark.xdist_group("worker-processes")
 
 def one_worker(**options: float) -> Callable[[Settings, Path], WorkerEngine]:
     def make(settings: Settings, bundle: Path) -> WorkerEngine:
-        engine = WorkerEngine(WorkerSpec(settings=settings, snapshot=str(bundle)), workers=1, **options)
+        engine = WorkerEngine(WorkerSpec(settings=settings, snapshot=str(bundle), nice=NICE), workers=1, **options)
         assert wait_started(engine, count=1, timeout=START), engine.problem()
         return engine
 
