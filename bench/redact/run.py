@@ -13,7 +13,9 @@ contiguous slice of the corpus for throughput and false positives; the slice siz
 from __future__ import annotations
 
 import argparse
+import gc
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,9 +25,10 @@ from pathlib import Path
 
 from bench.redact import gitleaks_rules
 from bench.redact.corpus import ECOSYSTEM, FAMILIES, Corpus, all_families, generate
-from bot.redact import Detection, Redactor
+from bench.redact.notes import NOTES
 
 HERE = Path(__file__).parent
+REPO = HERE.parent.parent
 
 
 @dataclass
@@ -42,6 +45,7 @@ class Score:
     clean_lines: int = 0
     eco_recall: float = 0.0
     cpu_mbps: float = 0.0  # the same runs timed by the process's CPU time (what other load on the machine hides)
+    runs: tuple[tuple[float, float], ...] = ()  # (wall, CPU) seconds of each timed run, in order
 
 
 def detect_secrets_redact(text: str) -> str:
@@ -80,50 +84,32 @@ def detect_secrets_redact(text: str) -> str:
         os.unlink(path)
 
 
-NOTES = """
-Notes, honestly:
-
-- Load average {load_end:.1f} at the end of the run. Throughput is noisy on this shared 2-CPU machine
-  (other sessions run builds and tests): the figures above are the best of the runs, not a guarantee
-  under load. The ratio to detect-secrets and to the ported gitleaks rules holds in every run.
-- This round's corpus adds 25 ecosystem families (cloud CLIs with short flags and positional keys,
-  SDK constructors, s3fs/obsfs password files, quoted and piped passwords, ::add-mask::, curl -u in
-  every quoting, vendor headers, cookies, W&B keys by their place, webhook UUIDs, .netrc, Kubernetes
-  Secret data, values on the next line, Chinese key words, ANSI, double URL-encoding, new token
-  formats, fold-wrapped tokens), each record in a random context (log prefix, ANSI, Chinese text, a
-  JSON log envelope, URL-encoding), and 1% of clean lines are lookalikes of a secret's place
-  (tests/redact/corpus/clean_ecosystem.txt). The planted density is kept at the first rounds' (one
-  record per ~230 lines), so these figures compare with theirs; a denser corpus is slower, since
-  candidate lines cost about 0.2 ms each in Python while the Hyperscan pass costs little per MB.
-- Lines that look like a secret's place (curl, docker login, password prompts, "data:") are
-  prefilter candidates now; in logs full of them throughput falls accordingly.
-- The peers are scored as redactors: detect-secrets reports each distinct value once per file, so
-  every occurrence of each reported value is masked, and so is the body of each private key it flags.
-  The ported gitleaks rules mask their secret group.
-- Every timed run of the redactor (and of `scan()`) uses a fresh `Redactor`: it keeps the findings of
-  the most recent lines, and a second pass over the same corpus would profit from the first.
-- Without Hyperscan (pure `re` fallback, `Redactor(use_hyperscan=False)`) the redactor is much
-  slower; Hyperscan is a declared dependency.
-"""
-
 REPEATS = 3  # best of N for every tool: the machine is shared, the minimum is the least disturbed run
+
+
+def _quiesce() -> None:
+    """Before a timed run, outside the clock: collect the previous runs' garbage and set what this harness
+    holds (the corpus and its lines) aside from the cycle collector, which stays on as in `rlark-bot redact`.
+    Otherwise a full collection inside a run walks the harness's own lists (48-82 ms measured, in some runs)."""
+    gc.collect()
+    gc.freeze()
 
 
 def _timed(
     fn: Callable[[str], str], text: str, reset: Callable[[], None] | None = None
-) -> tuple[str, float, float]:
-    """Best of REPEATS in wall and in CPU time; ``reset`` runs before each (outside the clock) so no run
+) -> tuple[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of REPEATS runs; ``reset`` runs before each (outside the clock) so no run
     profits from an earlier one."""
-    best = best_cpu = float("inf")
+    runs: list[tuple[float, float]] = []
     out = ""
     for _ in range(REPEATS):
         if reset is not None:
             reset()
+        _quiesce()
         start, cpu = time.perf_counter(), time.process_time()
         out = fn(text)
-        best = min(best, time.perf_counter() - start)
-        best_cpu = min(best_cpu, time.process_time() - cpu)
-    return out, best, best_cpu
+        runs.append((time.perf_counter() - start, time.process_time() - cpu))
+    return out, runs
 
 
 def _recall(corpus: Corpus, out: str) -> tuple[float, dict[str, int]]:
@@ -180,7 +166,8 @@ def score(
             if budget > cut:
                 break
             clean_text_lines.append(line)
-    out, seconds, cpu_seconds = _timed(fn, timed_text, reset)
+    out, runs = _timed(fn, timed_text, reset)
+    seconds, cpu_seconds = min(w for w, _ in runs), min(c for _, c in runs)
     mb = len(timed_text.encode()) / 1e6
     recall_out = out if sample_mb is None else fn(planted_text)
     recall, missed = _recall(corpus, recall_out)
@@ -199,10 +186,11 @@ def score(
         clean_lines=len(clean_text_lines),
         eco_recall=_eco_recall(corpus, recall_out),
         cpu_mbps=mb / max(cpu_seconds, 1e-9),
+        runs=tuple(runs),
     )
 
 
-def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: bool) -> str:
+def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: bool, *, load_start: float) -> str:
     ours = scores[0]
     ds = next(s for s in scores if s.name.startswith("detect-secrets"))
     lines = [
@@ -213,7 +201,7 @@ def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: boo
         f"({sum(len(v) for _, v in corpus.planted)} secret values) over {len(all_families())} families "
         f"({len(FAMILIES)} of the first rounds, {len(ECOSYSTEM)} as RLark jobs and Ascend CI print them, many "
         "spellings each: bench/redact/ecosystem.py), and ordinary lines shaped like a secret's place. "
-        f"Machine: {os.cpu_count()} CPUs (shared; load average {os.getloadavg()[0]:.1f} at start), "
+        f"Machine: {os.cpu_count()} CPUs (shared; load average {load_start:.1f} at start), "
         f"Python {sys.version.split()[0]}; throughput is the best of {REPEATS} runs per tool; hyperscan prefilter: "
         f"{'on' if accelerated else 'off (pure re)'}. Reproduce: `python -m bench.redact.run --write`.",
         "",
@@ -232,6 +220,9 @@ def render(scores: list[Score], corpus: Corpus, size_mb: float, accelerated: boo
         "",
         f"CPU time (same runs, best of {REPEATS}; wall time above includes waiting for the shared CPUs): "
         + ", ".join(f"{s.name} {s.cpu_mbps:.1f} MB/s" for s in scores[:1]),
+        "",
+        f"Each run of the {ours.name}, in order (wall / CPU time): "
+        + ", ".join(f"{ours.measured_mb / w:.1f} / {ours.measured_mb / max(c, 1e-9):.1f} MB/s" for w, c in ours.runs),
     ]
     lines += ["", "Missed planted values by family:", ""]
     for s in scores:
@@ -261,6 +252,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ds-sample-mb", type=float, default=2)
     parser.add_argument("--write", action="store_true", help="write bench/redact/RESULTS.md")
     args = parser.parse_args(argv)
+    load_start = os.getloadavg()[0]
+    # As installed: the project's modules compiled to bytecode before they are imported (a checkout run with
+    # PYTHONDONTWRITEBYTECODE would otherwise compile them from source in every run).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "bot"), str(REPO / "handlers")], check=True)
+    from bot.redact import Detection, Redactor
+
     corpus = generate(args.size_mb)
     # A fresh redactor for every timed run: it keeps the findings of recent lines, and a run over the same
     # corpus again would measure that memory rather than the redactor (compiling is cached: not timed either).
@@ -275,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         score("gitleaks-equivalent rules (ported)", gitleaks_rules.redact_text, corpus, sample_mb=None),
         score("detect-secrets 1.5 (default plugins)", detect_secrets_redact, corpus, sample_mb=args.ds_sample_mb),
     ]
-    report = render(scores, corpus, args.size_mb, fresh[0].accelerated)
+    report = render(scores, corpus, args.size_mb, fresh[0].accelerated, load_start=load_start)
     clean = "\n".join(line for i, line in enumerate(corpus.lines) if i not in corpus.secret_lines)
     scan_rates = []
     for label, text in (("clean lines of the corpus", clean), ("clean ASCII-only lines", _ascii(clean))):
@@ -283,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         found: list[Detection] = []
         for _ in range(REPEATS):
             renew()
+            _quiesce()
             start, cpu = time.perf_counter(), time.process_time()
             found = fresh[0].scan(text)
             best = min(best, time.perf_counter() - start)
