@@ -15,8 +15,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted(p / "bundle" for p in (REPO / "tests" / "scenarios").iterdir() if (p / "expect.yaml").is_file())
-# Every example, and every fourth scenario: bundles of every shape (several clusters, previous logs, cut files).
-BUNDLES = sorted(p for p in (REPO / "examples").iterdir() if (p / "TARGET").is_file()) + SCENARIOS[::4]
+# Every example, and every sixth scenario: bundles of every shape (several clusters, previous logs, cut files).
+BUNDLES = sorted(p for p in (REPO / "examples").iterdir() if (p / "TARGET").is_file()) + SCENARIOS[::6]
 
 
 # In the scripts: whether any child is left unwaited for (a helper not reaped).
