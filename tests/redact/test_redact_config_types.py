@@ -9,8 +9,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from mypy import api as mypy_api
 from pydantic import SecretStr, ValidationError
+from typecheck import run_mypy
 
 from bot.commands import redact as redact_cmd
 from bot.commands.common import build_runtime
@@ -78,17 +78,7 @@ def test_mypy_rejects_str_where_safetext_is_required(tmp_path: Path) -> None:
         post_to_slack("raw evidence with a token")
     """)
     )
-    stdout, _stderr, status = mypy_api.run(
-        [
-            "--strict",
-            "--no-incremental",
-            "--cache-dir",
-            str(tmp_path / ".mypy"),
-            "--follow-imports",
-            "silent",
-            str(snippet),
-        ]
-    )
+    stdout, status = run_mypy(snippet, cache_dir=tmp_path / ".mypy")  # from a copy of the checkout's cache
     assert status == 1, stdout
     errors = [line for line in stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1 and ":7:" in errors[0] and "SafeText" in errors[0], stdout
