@@ -37,6 +37,25 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
+# Below this much input (log bytes), forking helpers costs more than it saves.
+MIN_SHARED_BYTES = 32 << 20
+
+
+def fork(helper: Callable[[], None]) -> int:
+    """Fork a helper process that runs `helper()` and exits: status 0 when it returned, 70 when it raised (or
+    was interrupted). It never returns into the caller's code, nor runs the caller's exit handlers or flushes its
+    buffers. Returns the helper's pid."""
+    pid = os.fork()
+    if pid == 0:
+        status = _HELPER_FAILED
+        try:
+            helper()
+            status = 0
+        finally:
+            os._exit(status)
+    return pid
+
+
 class _Queue:
     """Slots 0..n-1 handed out once each, across forked processes: a counter in shared memory."""
 
@@ -111,21 +130,18 @@ class Shared(Generic[T, R]):
 
     def _fork(self) -> tuple[int, int]:
         read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the helper: it never returns
-            status = _HELPER_FAILED
-            try:
-                os.close(read_end)
-                gc.disable()
-                answer = {}
-                for slot in self._queue:
-                    i = self._order[slot]
-                    answer[i] = self._work(self._items[i])
-                with os.fdopen(write_end, "wb") as pipe:
-                    pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-                status = 0
-            finally:
-                os._exit(status)
+
+        def helper() -> None:
+            os.close(read_end)
+            gc.disable()
+            answer = {}
+            for slot in self._queue:
+                i = self._order[slot]
+                answer[i] = self._work(self._items[i])
+            with os.fdopen(write_end, "wb") as pipe:
+                pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+
+        pid = fork(helper)
         os.close(write_end)
         return pid, read_end
 

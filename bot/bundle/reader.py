@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bot.bundle.errors import BundleError
 from bot.bundle.files import MAX_DEPTH, deeper_than, find_list_file, load_json_models, load_list
 from bot.bundle.logs import LogFile, LogFiles, read_log_file
-from bot.forked import Shared
+from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.models import (
     Evidence,
     KubeObject,
@@ -29,7 +29,6 @@ from bot.models import (
 from bot.models.kinds import CLUSTER_SCOPED, NAMESPACED
 
 SINGLE_CLUSTER = "default"
-MIN_SHARED_BYTES = 32 << 20  # log bytes below which reading them in helpers costs more than it saves
 
 # What a complete dump has; its absence is reported as "not collected".
 EXPECTED_CLUSTER = ("nodes",)

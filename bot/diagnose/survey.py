@@ -13,12 +13,10 @@ from collections.abc import Sequence
 from functools import partial
 
 from bot.diagnose.logscan import LogMatcher
-from bot.forked import Shared
+from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.scope.logview import LogView, Surveyed
 from bot.signals.stages import has_training_signal
 
-# Below this much log text, forking costs more than it saves.
-MIN_SHARED_BYTES = 32 << 20
 _Found = dict[str, int]
 
 

@@ -20,12 +20,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from bot.forked import can_fork
+from bot.forked import can_fork, fork
 from bot.redact.engine import Redactor
 from bot.redact.stream import CHUNK, StreamState, redact_stream
 
 PIECE_CHUNKS = 4  # chunks per piece handed to a helper
-_FAILED = 70
 
 
 @dataclass(frozen=True)
@@ -197,19 +196,16 @@ class _Helpers:
     def _fork(self) -> tuple[int, Any, Any]:
         task_r, task_w = os.pipe()
         answer_r, answer_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the helper: it never returns
-            status = _FAILED
-            try:
-                os.close(task_w)
-                os.close(answer_r)
-                for other in self._live.values():  # the pipes of helpers forked before this one
-                    other[1].close()
-                    other[2].close()
-                self._serve(os.fdopen(task_r, "rb"), os.fdopen(answer_w, "wb"))
-                status = 0
-            finally:
-                os._exit(status)
+
+        def helper() -> None:
+            os.close(task_w)
+            os.close(answer_r)
+            for other in self._live.values():  # the pipes of helpers forked before this one
+                other[1].close()
+                other[2].close()
+            self._serve(os.fdopen(task_r, "rb"), os.fdopen(answer_w, "wb"))
+
+        pid = fork(helper)
         os.close(task_r)
         os.close(answer_w)
         return pid, os.fdopen(task_w, "wb"), os.fdopen(answer_r, "rb")
