@@ -20,15 +20,20 @@ from bot.signals.stages import has_training_signal
 _Found = dict[str, int]
 
 
-def visit(matcher: LogMatcher, view: LogView) -> tuple[_Found, Surveyed]:
-    """One log's visit: the prefilter's candidates, and everything the view keeps from its text. A log that can
-    be read again is then dropped from memory."""
+def visit(matcher: LogMatcher, view: LogView) -> _Found:
+    """One log's visit: the prefilter's candidates (returned), and everything the view keeps from its text. A log
+    that can be read again is then dropped from memory."""
     found, present = matcher.survey(view)
     view.survey(present)
     if view.markers.run is not None:
         has_training_signal(view, view.markers.run)  # asked by the stage and run-script signals
     view.release()
-    return found, view.surveyed()
+    return found
+
+
+def _visit_elsewhere(matcher: LogMatcher, view: LogView) -> tuple[_Found, Surveyed]:
+    """A visit whose answers may have to travel to the view's own process (see `LogView.adopt`)."""
+    return visit(matcher, view), view.surveyed()
 
 
 def survey_logs(matcher: LogMatcher, views: Sequence[LogView], *, processes: int = 1) -> dict[int, _Found]:
@@ -36,9 +41,9 @@ def survey_logs(matcher: LogMatcher, views: Sequence[LogView], *, processes: int
     visits out when the logs hold at least MIN_SHARED_BYTES."""
     sizes = [v.excerpt.size for v in views]
     if processes < 2 or sum(sizes) < MIN_SHARED_BYTES:
-        return {id(view): visit(matcher, view)[0] for view in views}
+        return {id(view): visit(matcher, view) for view in views}
     order = sorted(range(len(views)), key=lambda i: -sizes[i])  # largest first: the tail evens out
-    with Shared(views, partial(visit, matcher), processes=processes, order=order) as shared:
+    with Shared(views, partial(_visit_elsewhere, matcher), processes=processes, order=order) as shared:
         results = shared.results()
     out: dict[int, _Found] = {}
     for view, (found, done) in zip(views, results, strict=True):

@@ -166,7 +166,7 @@ class LogView:
     @cached_property
     def detections(self) -> list[Detection]:
         """Credentials in this log, found on the whole text so values spanning lines (PEM) are caught."""
-        text = self.text
+        text = self.text  # first: reading the text is what may bring its bytes
         return self.scan(text, utf8=self._utf8)
 
     def _masked(self, start: int, end: int) -> str:
