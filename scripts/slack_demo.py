@@ -58,8 +58,12 @@ def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) 
 def main() -> int:
     args = [a for a in sys.argv[1:] if a != "--alerts"]
     with_alerts = "--alerts" in sys.argv[1:]  # also wait for the scheduled checks' first alert thread
-    example = args[0] if args else "ray-workers-never-join"
+    # The default example's job raises no scheduled-check alert; the CI runner's long Pending does.
+    example = args[0] if args else ("ci-runner-image-pull" if with_alerts else "ray-workers-never-join")
     bundle = ROOT / "examples" / example
+    if not (bundle / "TARGET").is_file():
+        known = ", ".join(sorted(p.name for p in (ROOT / "examples").iterdir() if (p / "TARGET").is_file()))
+        raise SystemExit(f"slack-demo: no example {example!r} (examples: {known})")
     target = (bundle / "TARGET").read_text(encoding="utf-8").strip()
     port = free_port()
     with SlackStandIn() as slack, tempfile.TemporaryDirectory() as data:
@@ -85,10 +89,16 @@ def main() -> int:
                 print(render_thread(slack, CHANNEL))
                 for c in slack.calls("chat.postMessage"):
                     print(c)
-                raise
+                raise SystemExit("slack-demo: no answer in the thread within 60 s (its calls are above)") from None
             answered = time.monotonic() - started
             if with_alerts:
-                slack.wait_for(lambda: any(m.event_type == "rlark_alert" for m in slack.messages(CHANNEL)), timeout=30)
+                try:
+                    slack.wait_for(lambda: any(m.event_type == "rlark_alert" for m in slack.messages(CHANNEL)),
+                                   timeout=30)
+                except AssertionError:
+                    print(render_thread(slack, CHANNEL))
+                    raise SystemExit(f"slack-demo: no alert thread within 30 s; `rlark-bot check --snapshot "
+                                     f"examples/{example}` says what the scheduled checks find there") from None
             print(f"$ /rlark diagnose {target}   (HTTP {status}, acknowledged in {acked * 1000:.0f} ms, "
                   f"answered in {answered:.1f} s)\n")
             print(render_thread(slack, CHANNEL))
