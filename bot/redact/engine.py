@@ -227,7 +227,9 @@ class Redactor:
         if ids is None or G_KSECRET in ids:
             spans.extend(blocks.secret_inline(line))
         if depth < MAX_DEPTH:
-            spans.extend(self._decoded(line, ids, depth))
+            decoded = self._decoded(line, ids, depth)
+            if decoded:  # a value's own shape names it better than what its decoding holds
+                spans.extend(s for s in decoded if not _covered(s, spans))
         return tuple(spans)
 
     def _decoded(self, line: str, ids: frozenset[int] | None, depth: int) -> list[Span]:
@@ -498,3 +500,8 @@ def redacted_counts(results: Iterable[Redacted]) -> Mapping[str, int]:
     for r in results:
         total.update(r.counts)
     return dict(total)
+
+
+def _covered(span: Span, direct: list[Span]) -> bool:
+    """A decoded find inside a direct one that ranks as high adds nothing but, on a tie, a vaguer kind."""
+    return any(d.start <= span.start and span.end <= d.end and d.prio >= span.prio for d in direct)

@@ -176,3 +176,16 @@ def test_pieces_map_offsets_back_exactly(monkeypatch: pytest.MonkeyPatch) -> Non
     assert REDACTOR.redact(text).text == whole
     assert whole == "\n".join(REDACTOR.redact(line).text for line in lines)
     assert "ghp_" + "aB3" * 12 not in whole and "xyzzy" not in whole
+
+
+# An AWS Bedrock key is "ABSK" and base64 of "BedrockAPIKey-...": its decoding holds a generic API key, which the
+# fallback (every detector on every line) also finds. The key's own shape names it, on both paths.
+_BEDROCK = "ABSKQmVkcm9ja0FQSUtleSs9pdJCENoPXRmTm3300knDR8G5zxv1TPMBzKYUC2j0m0FQVI5OT/fJnAQAXcO/lXxtSK1nilfgaGJ/Xj1iGPZoP2I3htz35uQ7MwiQ/86Ht9tE"
+
+
+@pytest.mark.parametrize("line", [f"use {_BEDROCK} now", f'{{"name": "AWS_BEDROCK_CRED", "value": "{_BEDROCK}"}}'])
+def test_a_token_named_by_its_shape_keeps_that_kind_over_its_decoding(line: str) -> None:
+    for redactor in (REDACTOR, FALLBACK):
+        out = redactor.redact(line)
+        assert _BEDROCK not in out.text
+        assert "[REDACTED:aws-bedrock-key]" in out.text and "[REDACTED:api-key]" not in out.text
