@@ -180,7 +180,10 @@ def test_pieces_map_offsets_back_exactly(monkeypatch: pytest.MonkeyPatch) -> Non
 
 # An AWS Bedrock key is "ABSK" and base64 of "BedrockAPIKey-...": its decoding holds a generic API key, which the
 # fallback (every detector on every line) also finds. The key's own shape names it, on both paths.
-_BEDROCK = "ABSKQmVkcm9ja0FQSUtleSs9pdJCENoPXRmTm3300knDR8G5zxv1TPMBzKYUC2j0m0FQVI5OT/fJnAQAXcO/lXxtSK1nilfgaGJ/Xj1iGPZoP2I3htz35uQ7MwiQ/86Ht9tE"
+_BEDROCK = (
+    "ABSKQmVkcm9ja0FQSUtleSs9pdJCENoPXRmTm3300knDR8G5zxv1TPMBzKYUC2j0m0FQVI5OT/"
+    "fJnAQAXcO/lXxtSK1nilfgaGJ/Xj1iGPZoP2I3htz35uQ7MwiQ/86Ht9tE"
+)
 
 
 @pytest.mark.parametrize("line", [f"use {_BEDROCK} now", f'{{"name": "AWS_BEDROCK_CRED", "value": "{_BEDROCK}"}}'])
