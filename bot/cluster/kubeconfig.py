@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kubernetes import client, config
+from kubernetes.config import kube_config
 
 from bot.cluster import guard
 from bot.cluster.errors import CollectionError
@@ -24,6 +25,9 @@ class KubeSource:
     contexts: frozenset[str] = field(default_factory=frozenset)
     current: str | None = None
     in_cluster: bool = False
+    # The file(s) parsed once, merged as the client merges KUBECONFIG's list (each entry remembering its file, so
+    # relative certificate paths resolve as before); every context's client is loaded from it.
+    merged: Any = field(default=None, compare=False, repr=False)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -33,20 +37,24 @@ def _one_line(exc: BaseException) -> str:
 
 def load_source(kubeconfig: str | None) -> KubeSource:
     """Read the context names; raises CollectionError with one line when there is nothing usable."""
-    default_exists = any(Path(p).expanduser().is_file()
-                         for p in os.environ.get("KUBECONFIG", "~/.kube/config").split(os.pathsep) if p)
+    default = os.environ.get("KUBECONFIG", "~/.kube/config")  # a list, merged as kubectl merges it
+    default_exists = any(Path(p).expanduser().is_file() for p in default.split(os.pathsep) if p)
     if kubeconfig is None and not default_exists and os.environ.get("KUBERNETES_SERVICE_HOST"):
         return KubeSource(kubeconfig=None, contexts=frozenset({IN_CLUSTER}), current=IN_CLUSTER, in_cluster=True)
     if kubeconfig is not None and not Path(kubeconfig).is_file():
         raise CollectionError(f"cannot read kubeconfig {kubeconfig}: no such file")
     try:
-        contexts, current = config.list_kube_config_contexts(config_file=kubeconfig)
+        merged = kube_config.KubeConfigMerger(kubeconfig or default).config
+        if merged is None:
+            raise config.ConfigException("Invalid kube-config file. No configuration found.")
+        loader = kube_config.KubeConfigLoader(config_dict=merged, config_base_path=None)
+        contexts, current = loader.list_contexts(), loader.current_context
     except Exception as exc:  # the loader raises ConfigException, OSError, YAML and type errors alike
-        where = kubeconfig or os.environ.get("KUBECONFIG", "~/.kube/config")
+        where = kubeconfig or default
         raise CollectionError(f"cannot read kubeconfig {where}: {_one_line(exc)}") from exc
     names = frozenset(str(c.get("name")) for c in contexts or [] if isinstance(c, dict) and c.get("name"))
     cur = current.get("name") if isinstance(current, dict) else None
-    return KubeSource(kubeconfig=kubeconfig, contexts=names, current=cur)
+    return KubeSource(kubeconfig=kubeconfig, contexts=names, current=cur, merged=merged)
 
 
 def new_api_client(source: KubeSource, context: str, *, budget: CollectionBudget) -> Any:
@@ -55,9 +63,12 @@ def new_api_client(source: KubeSource, context: str, *, budget: CollectionBudget
     try:
         if source.in_cluster:
             config.load_incluster_config(client_configuration=cfg)
-        else:
+        elif source.merged is None:  # a source made by hand, not by load_source
             config.load_kube_config(config_file=source.kubeconfig, context=context, client_configuration=cfg,
                                     persist_config=False)
+        else:
+            config.load_kube_config_from_dict(source.merged, context=context, client_configuration=cfg,
+                                              persist_config=False)
     except Exception as exc:
         raise CollectionError(f"cannot load kubeconfig context {context!r}: {_one_line(exc)}") from exc
     # Retries are ours (bounded, honouring Retry-After, within the deadline), so urllib3 must not add its own.
