@@ -78,6 +78,27 @@ def _shares_a_module_fixture(item: pytest.Item) -> bool:
     return any(d.scope in _SHARED_SCOPES for defs in definitions.values() for d in defs)
 
 
+# Modules whose tests each take seconds, mostly waiting on processes they start (or one long group): handed out
+# first, so that they overlap with everything else instead of being the last thing a run waits for.
+_LONG_FIRST = (
+    "tests/ops/test_serve_process.py",
+    "tests/test_forked.py",
+    "tests/test_scenario_regeneration.py",
+    "tests/alerts/test_replicas.py",
+    "tests/redact/test_redact_shared_stream.py",
+    "tests/slack/test_app_workers.py",
+    "tests/ops/test_packaging.py",
+    "tests/store/test_processes.py",
+)
+
+
+def _start_rank(item: pytest.Item) -> int:
+    module = item.nodeid.split("::")[0]
+    if module in _LONG_FIRST:
+        return _LONG_FIRST.index(module)
+    return len(_LONG_FIRST) if item.get_closest_marker("xdist_group") == SCENARIO_GROUP.mark else len(_LONG_FIRST) + 1
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the group marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
@@ -87,6 +108,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(SCENARIO_GROUP)
         elif _shares_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(f"module:{item.nodeid.split('::')[0]}"))
+    items.sort(key=_start_rank)  # stable: the order within each rank stays the collection's
 
 
 @pytest.fixture(scope="session")
