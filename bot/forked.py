@@ -4,9 +4,10 @@
 largest first) and send back `work(item)`, pickled, through a pipe. The caller may do something else meanwhile;
 `results()` then takes what is left from the same queue itself and returns every result, in item order. A helper
 sees exactly what the caller saw when it was forked, and writes nothing but its answers. Whatever a helper did not
-send back (it failed, or was killed) is worked on again by the caller, so an error is raised here, as it would be
-without helpers. No helpers are forked when this process has other threads (one could hold a lock the helper
-would wait for forever) or cannot fork; then everything runs here.
+send back (it failed, was killed, or hung: see PATIENCE) is worked on again by the caller, so an error is raised
+here, as it would be without helpers, and the answer is the same either way. No helpers are forked when this
+process has other threads (one could hold a lock the helper would wait for forever) or cannot fork; then
+everything runs here.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import select
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -39,6 +42,23 @@ def can_fork() -> bool:
 
 # Below this much input (log bytes), forking helpers costs more than it saves.
 MIN_SHARED_BYTES = 32 << 20
+# How long the caller waits for a helper that owes it an answer (once the caller has no work left itself, a helper
+# is at most one item behind), or for the queue's lock (held for a few instructions): past it the helper is taken
+# for hung or dead holding the lock. It is killed and its work done here: slower, never stuck, the same answer.
+PATIENCE = 30.0
+
+
+def readable(fd: int, *, deadline: float) -> bool:
+    """Whether `fd` has data (or its end) before `deadline` (time.monotonic())."""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            ready, _, _ = select.select([fd], [], [], left)
+        except InterruptedError:  # pragma: no cover - retried by select itself since Python 3.5
+            continue
+        return bool(ready)
 
 
 def fork(helper: Callable[[], None]) -> int:
@@ -68,11 +88,15 @@ class _Queue:
 
     def __iter__(self) -> Iterator[int]:
         while True:
-            with self._lock:
+            if not self._lock.acquire(timeout=PATIENCE):  # its holder died holding it: no more slots from here
+                return
+            try:
                 slot = self._next.value
                 if slot >= self._n:
                     return
                 self._next.value = slot + 1
+            finally:
+                self._lock.release()
             yield slot
 
 
@@ -111,7 +135,7 @@ class Shared(Generic[T, R]):
         for pid, _ in self._helpers:  # still here only when the caller failed: their work is not wanted
             os.kill(pid, signal.SIGKILL)
         for helper in self._helpers:
-            _collect(*helper)
+            _collect(*helper, deadline=time.monotonic())
         self._helpers = []
         if self._frozen:
             gc.unfreeze()
@@ -124,8 +148,9 @@ class Shared(Generic[T, R]):
             i = self._order[slot]
             done[i] = self._work(self._items[i])
         helpers, self._helpers = self._helpers, []
+        deadline = time.monotonic() + PATIENCE
         for helper in helpers:
-            done.update(_collect(*helper))
+            done.update(_collect(*helper, deadline=deadline))
         return [done[i] if i in done else self._work(item) for i, item in enumerate(self._items)]
 
     def _fork(self) -> tuple[int, int]:
@@ -146,13 +171,23 @@ class Shared(Generic[T, R]):
         return pid, read_end
 
 
-def _collect(pid: int, read_end: int) -> dict[int, Any]:
-    """A helper's answers; nothing if it failed (its items are then worked on by the caller)."""
+def _collect(pid: int, read_end: int, *, deadline: float) -> dict[int, Any]:
+    """A helper's answers; nothing if it failed, or sent nothing by `deadline` (then it is killed). Its items are
+    then worked on by the caller."""
+    parts: list[bytes] = []
     try:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()
+        while readable(read_end, deadline=deadline):
+            part = os.read(read_end, 1 << 20)
+            if not part:
+                break
+            parts.append(part)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            parts = []
     finally:
+        os.close(read_end)
         _, status = os.waitpid(pid, 0)
+    data = b"".join(parts)
     if os.waitstatus_to_exitcode(status) != 0 or not data:
         return {}
     try:

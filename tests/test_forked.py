@@ -77,6 +77,60 @@ def test_what_a_dead_helper_took_is_done_by_the_caller() -> None:
     assert out["values"] == [n + 1 for n in range(50)]
 
 
+def test_a_hung_helper_is_killed_after_the_patience_and_its_item_done_by_the_caller() -> None:
+    out = _run("""
+        import json, os, time
+        from bot import forked
+        from bot.forked import Shared
+        forked.PATIENCE = 0.5
+        me = os.getpid()
+
+        def work(n):
+            if os.getpid() != me and n == 7:
+                time.sleep(3600)  # stuck, never answering
+            if os.getpid() == me:
+                time.sleep(0.01)  # let the helper reach item 7 first
+            return n + 1
+
+        started = time.monotonic()
+        with Shared(list(range(50)), work, processes=2) as shared:
+            values = shared.results()
+        print(json.dumps({"values": values, "seconds": time.monotonic() - started, "zombies": unreaped()}))
+    """)
+    assert out["values"] == [n + 1 for n in range(50)]
+    # It waited for the helper (which did take item 7) as long as its patience, not the helper's hour.
+    assert isinstance(out["seconds"], float) and 0.5 <= out["seconds"] < 30
+    assert out["zombies"] is False  # killed and reaped
+
+
+def test_a_helper_that_dies_holding_the_queue_stops_nothing() -> None:
+    out = _run("""
+        import json, os, time
+        from bot import forked
+        from bot.forked import Shared
+        forked.PATIENCE = 0.5
+        me = os.getpid()
+        box = {}
+
+        def work(n):
+            if os.getpid() != me and n == 3:
+                box["shared"]._queue._lock.acquire()
+                os._exit(9)  # gone with the lock held: nobody can take a slot any more
+            if os.getpid() == me:
+                time.sleep(0.01)  # let the helper reach item 3 first
+            return n * 3
+
+        started = time.monotonic()
+        box["shared"] = Shared(list(range(40)), work, processes=3)  # what the helpers will see when forked
+        with box["shared"] as shared:
+            values = shared.results()
+        print(json.dumps({"values": values, "seconds": time.monotonic() - started, "zombies": unreaped()}))
+    """)
+    assert out["values"] == [n * 3 for n in range(40)]
+    assert isinstance(out["seconds"], float) and 0.5 <= out["seconds"] < 30  # it waited on the lock, then went on
+    assert out["zombies"] is False
+
+
 def test_an_error_is_raised_in_the_caller_as_without_helpers() -> None:
     out = _run("""
         import json, os

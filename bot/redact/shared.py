@@ -15,12 +15,14 @@ import contextlib
 import os
 import pickle
 import signal
+import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from bot.forked import can_fork, fork
+from bot import forked
+from bot.forked import can_fork, fork, readable
 from bot.redact.engine import Redactor
 from bot.redact.stream import CHUNK, StreamState, redact_stream
 
@@ -166,8 +168,12 @@ class _Helpers:
             return False
 
     def _receive(self, slot: int) -> _Ahead | None:
+        """The helper's answer for its piece; None (and the helper killed) if it fails or is silent past PATIENCE.
+        One piece at a time per helper, so nothing of its answer sits in the reader's buffer before this."""
+        answers = self._live[slot][2]
         try:
-            answer = pickle.load(self._live[slot][2])
+            ready = readable(answers.fileno(), deadline=time.monotonic() + forked.PATIENCE)
+            answer = pickle.load(answers) if ready else None
         except (OSError, EOFError, pickle.UnpicklingError):
             answer = None
         if not isinstance(answer, _Ahead):

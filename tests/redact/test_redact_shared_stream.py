@@ -82,6 +82,22 @@ def once(self, tasks, answers):  # a helper that dies after taking its first pie
 
 shared._Helpers._serve = once
 report["dies"], report["dies_unreaped"] = compare(3, (250, 4096)), unreaped()
+
+
+def stuck(self, tasks, answers):  # a helper that takes its first piece and never answers
+    import pickle, time
+    pickle.load(tasks)
+    time.sleep(3600)
+
+
+import time
+from bot import forked
+forked.PATIENCE = 0.3
+shared._Helpers._serve = stuck
+started = time.monotonic()
+report["hangs"], report["hangs_unreaped"] = compare(3, (4096,)), unreaped()
+report["hangs_seconds"] = time.monotonic() - started
+forked.PATIENCE = 30.0
 shared._Helpers._serve = serve
 import threading
 forks = []
@@ -127,6 +143,15 @@ def test_a_helper_that_dies_costs_only_time(report: dict[str, object]) -> None:
         assert r["same"] and r["counts"], r
         assert r["here"] == r["chunks"], r  # the caller redacted it all
     assert report["dies_unreaped"] is False
+
+
+def test_a_helper_that_hangs_is_killed_after_the_patience(report: dict[str, object]) -> None:
+    for r in _results(report, "hangs"):
+        assert r["same"] and r["counts"], r
+        assert r["here"] == r["chunks"], r  # the caller redacted it all
+    seconds = report["hangs_seconds"]
+    assert isinstance(seconds, float) and 0.6 <= seconds < 30  # waited its patience for each helper, not an hour
+    assert report["hangs_unreaped"] is False
 
 
 def test_one_process_when_the_caller_has_other_threads(report: dict[str, object]) -> None:
