@@ -24,7 +24,7 @@ from typing import Any, BinaryIO
 from bot import forked
 from bot.forked import can_fork, fork, readable
 from bot.redact.engine import Redactor
-from bot.redact.stream import CHUNK, StreamState, redact_stream
+from bot.redact.stream import CHUNK, StreamState, is_regular_file, redact_stream
 
 PIECE_CHUNKS = 4  # chunks per piece handed to a helper
 
@@ -52,7 +52,7 @@ def redact_stream_shared(src: BinaryIO, dst: BinaryIO, redactor: Redactor, *, pr
                          chunk_size: int = CHUNK) -> Mapping[str, int]:
     """`redact_stream(src, dst, redactor)`, with `processes` helpers redacting ahead (none: the same in this
     process alone, as when it has other threads or cannot fork)."""
-    if processes < 2 or not can_fork():
+    if processes < 2 or not can_fork() or not is_regular_file(src):  # a pipe streams, line by line, in one process
         return redact_stream(src, dst, redactor, chunk_size)
     state = StreamState(redactor, chunk_size)
     size = PIECE_CHUNKS * chunk_size

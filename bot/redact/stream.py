@@ -8,6 +8,8 @@ last whitespace (tokens do not contain any) so memory stays bounded.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections import Counter
 from collections.abc import Mapping
 from typing import BinaryIO
@@ -61,10 +63,25 @@ class StreamState:
         return out.encode("utf-8", "surrogateescape")
 
 
+def is_regular_file(src: BinaryIO) -> bool:
+    """Whether `src` is a file on disk (or in memory): all of it is there to read. A pipe or a terminal (`kubectl
+    logs -f ... | rlark-bot redact`) is not: its text arrives while it is being redacted."""
+    try:
+        return stat.S_ISREG(os.fstat(src.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError: an in-memory stream
+        return True
+
+
 def redact_stream(src: BinaryIO, dst: BinaryIO, redactor: Redactor, chunk_size: int = CHUNK) -> Mapping[str, int]:
+    """Redact `src` to `dst` in chunks of `chunk_size`. From a pipe or a terminal, each line is written as soon
+    as it has arrived and is complete (what has arrived is taken, not `chunk_size` waited for), and flushed."""
     state = StreamState(redactor, chunk_size)
-    while chunk := src.read(chunk_size):
+    live = not is_regular_file(src)
+    read = getattr(src, "read1", src.read) if live else src.read
+    while chunk := read(chunk_size):
         dst.write(state.feed(chunk))
+        if live:
+            dst.flush()
     dst.write(state.finish())
     dst.flush()
     return dict(state.counts)
