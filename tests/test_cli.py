@@ -69,7 +69,7 @@ def test_ticket_has_the_fields_admins_ask_for(capsys: pytest.CaptureFixture[str]
         (["diagnose", "node/x", "--snapshot", "."], 2, "unknown target kind 'node'"),
         (["diagnose", "no-such-job", "--snapshot", str(EXAMPLE)], 3, "job/no-such-job not found: looked for Job"),
         (["diagnose", "pod/nope", "--snapshot", str(EXAMPLE)], 3, "in clusters ci-cluster"),
-        (["diagnose", "x", "--snapshot", "/nonexistent-dir"], 1, "cannot read snapshot"),
+        (["diagnose", "x", "--snapshot", "/nonexistent"], 1, "cannot read snapshot /nonexistent: not a directory\n"),
         (["check", "--snapshot", str(EXAMPLE), "--now", "yesterday"], 2, "--now 'yesterday' is not an RFC3339"),
         (["check", "--snapshot", str(EXAMPLE), "--now", "2026-11-20"], 2, "--now '2026-11-20' is not an RFC3339"),
         (["check", "--snapshot", str(EXAMPLE), "--now", "2026-11-20T08:00:00"], 2, "is not an RFC3339"),

@@ -193,7 +193,7 @@ def read_bundle(root: Path, *, processes: int = 1) -> Evidence:
     are read for their sections in forked helpers while this process reads the List files (a large bundle's logs
     are most of its bytes)."""
     if not root.is_dir():
-        raise BundleError(f"{root}: not a directory")
+        raise BundleError("not a directory")  # the caller names the path
     with _no_gc_pauses():
         return _read_bundle(root, processes)
 
