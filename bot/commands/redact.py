@@ -37,6 +37,8 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
             try:
                 with open(name, "rb") as src:
                     counts.update(redact_stream_shared(src, out, redactor, processes=rt.service.processes))
+            except BrokenPipeError:  # the reader of the output went away, not the file
+                raise
             except OSError as exc:
                 out.flush()
                 say(f"rlark-bot redact: cannot read {name}: {exc.strerror or exc}")

@@ -71,3 +71,22 @@ def test_a_file_and_a_pipe_give_the_same_text(tmp_path: Path) -> None:
                                    check=True)
     assert from_file.stdout == from_pipe.stdout
     assert TOKEN.encode() not in from_file.stdout and from_file.stdout.count(b"[REDACTED:") == 200
+
+
+def test_a_reader_that_stops_early_is_normal_use(tmp_path: Path) -> None:
+    """`rlark-bot redact FILE | head -1`: the reader closing the pipe is exit 0 and says nothing, from a file (which
+    is read in pieces shared out over the CPUs) and from stdin alike."""
+    path = tmp_path / "big.log"
+    path.write_text(LINES[1] * 200_000, encoding="utf-8")  # 13 MB: several pieces
+    for argv, stdin in (([str(COMMAND), "redact", str(path)], None), ([str(COMMAND), "redact"], path)):
+        with contextlib.ExitStack() as stack:
+            src = stack.enter_context(path.open("rb")) if stdin else subprocess.DEVNULL
+            proc = subprocess.Popen(argv, stdin=src, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            assert proc.stdout is not None and proc.stderr is not None
+            first = proc.stdout.readline()
+            proc.stdout.close()  # what `head -1` does after its line
+            status = proc.wait(timeout=60)
+            err = proc.stderr.read().decode()
+            proc.stderr.close()
+        assert TOKEN.encode() not in first and first.startswith(b"2026-11-20T07:49:37Z INFO cloning")
+        assert status == 0 and err == "", (argv, status, err)
