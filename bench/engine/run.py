@@ -1,4 +1,4 @@
-"""Diagnosis-engine benchmark (issue 2, "Benchmark"): one run measures
+"""Diagnosis-engine benchmark: one run measures
 
   (a) `diagnose` end to end in a fresh interpreter (import + read_bundle + load_runbook + diagnose + text render):
       wall time and peak RSS (from wait4's rusage of that child only), with the split per phase;
@@ -706,12 +706,12 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
                  "log file is read from its last 64 MiB and a line cut to its first 256 KiB; the report says "
                  "which file was cut (INCOMPLETE evidence). Before the bounds (commit f47c584, same input, "
                  "measured 2026-12-01 23:15 UTC): 17.0 s and 457 MiB.")
-    notes.append("Before this round, the same script on the code of commit 79abfcc (one process, the collector on, "
+    notes.append("Earlier, the same script on the code of commit 79abfcc (one process, the collector on, "
                  "bytecode not compiled first), same bundle, 2026-12-02 02:32 UTC (load 0.7, a quiet machine): "
                  "2.53 s wall (runs 3.91, 2.53, 2.53 s), 2.53 s CPU, 276 MiB peak, 2.8x grep (0.92 s, C locale). "
-                 "Part of that was the measurement: run alternately with this round's code, both compiled to "
+                 "Part of that was the measurement: run alternately with the code of commit 94d9183, both compiled to "
                  "bytecode first, 5 pairs of fresh children at 04:08 UTC (load 0.9): commit 79abfcc 1.74 s wall "
-                 "median (1.73 s CPU), this round 1.36 s (1.81 s CPU, its helpers included). Earlier: 4.99 s and "
+                 "median (1.73 s CPU), commit 94d9183 1.36 s (1.81 s CPU, its helpers included). Earlier: 4.99 s and "
                  "481 MiB (commit f47c584), 7.40 s and 501 MiB before that.")
     if not ok_ratio:
         notes.append("**matching throughput target missed.**")

@@ -4,20 +4,20 @@ NOTES = """
 Notes, honestly:
 
 - Load average {load_end:.1f} at the end of the run. Throughput is noisy on this shared 2-CPU machine
-  (other sessions run builds and tests): the figures above are the best of the runs, not a guarantee
+  (other builds and tests run on it): the figures above are the best of the runs, not a guarantee
   under load; the same code measured again minutes later moves by 10-30%. The ratio to detect-secrets
   and to the ported gitleaks rules holds in every run.
 - As installed: the bench compiles bot/ and handlers/ to bytecode before it imports them. Before each
   timed run (outside the clock) it collects the earlier runs' garbage and freezes what the harness itself
   holds (the corpus, its line lists); the cycle collector stays on, as in `rlark-bot redact`. Without
   that, a full collection inside a run walks the harness's lists (48-82 ms measured, in some runs).
-- This round's corpus adds 25 ecosystem families (cloud CLIs with short flags and positional keys,
+- The corpus holds 25 ecosystem families besides the classic ones (cloud CLIs with short flags and positional keys,
   SDK constructors, s3fs/obsfs password files, quoted and piped passwords, ::add-mask::, curl -u in
   every quoting, vendor headers, cookies, W&B keys by their place, webhook UUIDs, .netrc, Kubernetes
   Secret data, values on the next line, Chinese key words, ANSI, double URL-encoding, new token
   formats, fold-wrapped tokens), each record in a random context (log prefix, ANSI, Chinese text, a
   JSON log envelope, URL-encoding), and 1% of clean lines are lookalikes of a secret's place
-  (tests/redact/corpus/clean_ecosystem.txt). The planted density is kept at the first rounds' (one
+  (tests/redact/corpus/clean_ecosystem.txt). The planted density is kept at the classic corpus's (one
   record per ~230 lines), so these figures compare with theirs; a denser corpus is slower, since
   a line with a secret costs about 60 us in Python while the Hyperscan pass costs the same per MB.
 - Lines that look like a secret's place (curl, docker login, password prompts, "data:") are
@@ -61,7 +61,7 @@ Measured on the Hyperscan pass and not taken:
   the pass in a thread beside the line checks ends after 256-372 ms, the two one after the other take
   236-283 ms.
 
-What this round changed (in the line checks; identical output on this corpus and on the tests): a
+What the line checks do to stay fast (identical output on this corpus and on the tests): a
 substring test before each command-shape pattern that needs a word of its own (mysql/sshpass/login for
 quoted passwords, echo/printf for piped ones, "curl" for cookies, "-u" for registry users, "wandb" and
 "login" for W&B keys, "name" for Kubernetes name/value pairs, the HMAC, Bearer and OBS/AWS/OSS header
