@@ -50,15 +50,11 @@ PATIENCE = 30.0
 
 def readable(fd: int, *, deadline: float) -> bool:
     """Whether `fd` has data (or its end) before `deadline` (time.monotonic())."""
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        try:
-            ready, _, _ = select.select([fd], [], [], left)
-        except InterruptedError:  # pragma: no cover - retried by select itself since Python 3.5
-            continue
-        return bool(ready)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return False
+    ready, _, _ = select.select([fd], [], [], left)  # a signal's interruption is retried by select itself
+    return bool(ready)
 
 
 def fork(helper: Callable[[], None]) -> int:
@@ -178,10 +174,10 @@ def _collect(pid: int, read_end: int, *, deadline: float) -> dict[int, Any]:
     try:
         while readable(read_end, deadline=deadline):
             part = os.read(read_end, 1 << 20)
-            if not part:
+            if not part:  # the helper's end: all of its answer is here
                 break
             parts.append(part)
-        else:
+        else:  # the deadline came first
             os.kill(pid, signal.SIGKILL)
             parts = []
     finally:

@@ -63,9 +63,6 @@ def new_api_client(source: KubeSource, context: str, *, budget: CollectionBudget
     try:
         if source.in_cluster:
             config.load_incluster_config(client_configuration=cfg)
-        elif source.merged is None:  # a source made by hand, not by load_source
-            config.load_kube_config(config_file=source.kubeconfig, context=context, client_configuration=cfg,
-                                    persist_config=False)
         else:
             config.load_kube_config_from_dict(source.merged, context=context, client_configuration=cfg,
                                               persist_config=False)
