@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -109,6 +110,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         elif _shares_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(f"module:{item.nodeid.split('::')[0]}"))
     items.sort(key=_start_rank)  # stable: the order within each rank stays the collection's
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection built (modules, test items, compiled patterns) lives as long as the worker: it is moved out
+    of the collector's reach, so the full collections a run triggers, and pytest's own at its end (five, looking
+    for unraisable exceptions), walk only what the tests create (about a million objects less per worker)."""
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")

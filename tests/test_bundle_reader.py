@@ -133,3 +133,22 @@ def test_json_lists_read_from_bytes_as_the_careful_path_reads_them(name: str,
     for f in fields:
         assert _shape(getattr(fast, f)) == _shape(getattr(careful, f)), f
 
+
+
+def test_reading_keeps_a_frozen_heap_frozen_and_leaves_nothing_young_otherwise() -> None:
+    """The Slack app and the forked helpers freeze their start-up heap; a read must not thaw it. A process that
+    froze nothing gets what was read counted as old (not walked again by every young collection)."""
+    import gc
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "healthy-job"
+    frozen = gc.get_freeze_count()
+    assert frozen > 0  # tests/conftest.py froze what collection built
+    read_bundle(example)
+    assert gc.get_freeze_count() > frozen // 2  # not thawed (frozen objects freed by their last reference leave it)
+    gc.unfreeze()
+    try:
+        read_bundle(example)
+        assert gc.get_freeze_count() == 0
+        assert gc.get_count()[0] < 700  # the read's objects went to the oldest generation, not the youngest
+    finally:
+        gc.freeze()

@@ -176,14 +176,16 @@ def _no_gc_pauses() -> Iterator[None]:
     """Reading builds a million small acyclic objects; the cycle collector would walk them all again and again
     (half of the read's time on a thousand-pod bundle). It runs as usual once the read is done, with what was
     read already counted as old (freeze then unfreeze moves every tracked object to the oldest generation
-    without walking it): they are collected like any other object, at the next full collection."""
+    without walking it): they are collected like any other object, at the next full collection. A process that
+    froze its own start-up heap (the Slack app, a forked helper) keeps it frozen: what was read then stays young."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if not gc.get_freeze_count():
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()
 
