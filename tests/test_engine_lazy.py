@@ -12,7 +12,8 @@ from bot.diagnose.survey import survey_logs
 from bot.models import LogExcerpt, LogSource
 from bot.redact import Detection, Redactor
 from bot.runbook.schema import LogCond
-from bot.scope.logview import VIEW_LITERALS, LogView, Markers
+from bot.scope.logview import VIEW_LITERALS, LogView
+from bot.scope.markers import Markers
 
 REDACTOR = Redactor()
 WORKER_LOG = """RLINF_NODE_RANK: 2
@@ -97,7 +98,7 @@ def test_a_logs_bytes_are_its_texts_encoding_whether_read_or_encoded(tmp_path: P
 
 
 def test_head_wait_lines_are_counted_and_the_last_found_in_one_pass() -> None:
-    from bot.scope.logview import WAIT_HEAD, _count_and_last
+    from bot.scope.markers import WAIT_HEAD, _count_and_last
 
     texts = [WORKER_LOG, "", "no wait here\n", WAIT_HEAD, WAIT_HEAD * 3 + "x",
              "a\n" + WAIT_HEAD + "1\n" * 9 + WAIT_HEAD]

@@ -156,22 +156,24 @@ def _orphans(ev: Evidence, tasks: list[Task], where: str) -> tuple[list[Task], s
     return [], where + f"; the Job object does not exist, but Tasks still carry its label or owner: {orphans}"
 
 
-def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
-    job = next((j for j in ev.jobs if j.name == target.name), None)
-    tasks = [t for t in ev.tasks if t.metadata.labels.get(JOB_LABEL) == target.name
-             or any(o.kind == "Job" and o.name == target.name for o in t.metadata.owner_references)]
+def _job_tasks(target: Target, ev: Evidence) -> list[Task]:
+    """Tasks that carry the Job's label or name it as their owner."""
+    return [t for t in ev.tasks if t.metadata.labels.get(JOB_LABEL) == target.name
+            or any(o.kind == "Job" and o.name == target.name for o in t.metadata.owner_references)]
+
+
+def _job_where(target: Target, ev: Evidence) -> str:
+    """Where a Job was looked for: the kinds, the label, the clusters and the Task namespaces read."""
     where_clusters = ", ".join(ev.clusters) or "(none)"
     task_namespaces = sorted({t.namespace for t in ev.tasks}) or ["(none collected)"]
-    where = (f"looked for Job {target.name!r} in jobs.rlinf.io and tasks.rlinf.io (label {JOB_LABEL}) "
-             f"across clusters {where_clusters}; Task namespaces {', '.join(task_namespaces)}")
-    if job is None and tasks:
-        tasks, where = _orphans(ev, tasks, where)
-    scope = Scope(target=target, evidence=ev, found=job is not None or bool(tasks), where=where, job=job,
-                  tasks=tasks)
-    if not scope.found:
-        return scope
-    task_by_name = {t.name: t for t in tasks}
-    ordinal = {t.name: _ordinal_name(t.name) for t in tasks}
+    return (f"looked for Job {target.name!r} in jobs.rlinf.io and tasks.rlinf.io (label {JOB_LABEL}) "
+            f"across clusters {where_clusters}; Task namespaces {', '.join(task_namespaces)}")
+
+
+def _member_pods(ev: Evidence, task_by_name: dict[str, Task]) -> dict[tuple[str, str], PodCtx]:
+    """The member pods of the Job's Tasks, by (cluster, name): a pod's `app` label names its Task, else its
+    name is the Task's followed by an ordinal."""
+    ordinal = {name: _ordinal_name(name) for name in task_by_name}
     members: dict[tuple[str, str], PodCtx] = {}
     for pod in ev.pods:
         app = pod.metadata.labels.get("app", "")
@@ -180,6 +182,11 @@ def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
             continue
         ctx = PodCtx(name=pod.name, cluster=pod.cluster, namespace=pod.namespace, pod=pod, task=task)
         members[(pod.cluster, pod.name)] = ctx
+    return members
+
+
+def _add_mirrors(ev: Evidence, task_by_name: dict[str, Task], members: dict[tuple[str, str], PodCtx]) -> None:
+    """Give each member its control-plane mirror, and add a worker for each mirror whose member pod was not read."""
     mirrors: dict[tuple[str, str], list[PodMirror]] = {}
     for mirror in ev.pod_mirrors:
         task = task_by_name.get(mirror.task_name)
@@ -200,9 +207,11 @@ def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
         uid = found_ctx.pod.metadata.uid if found_ctx.pod is not None else ""
         current = [m for m in group if m.name == uid]
         found_ctx.mirror = current[0] if current else (group[0] if len(group) == 1 else None)
-    scope.pods = sorted(members.values(), key=lambda c: (not c.is_head, c.task.name if c.task else "", c.name))
-    for ctx in scope.pods:
-        idx.fill(ctx)
+
+
+def _add_task_events(scope: Scope, tasks: list[Task]) -> None:
+    """The events RLark keeps in the Tasks, each once and none a pod already has: on the pod it concerns, else
+    on the scope."""
     seen = {(e.reason, e.message, e.involved_object.name) for c in scope.pods for e in c.events}
     for task in tasks:
         for e in _task_events(task):
@@ -216,6 +225,25 @@ def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
                 owner.events.sort(key=_event_time)
             else:
                 scope.events.append(e)
+
+
+def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
+    job = next((j for j in ev.jobs if j.name == target.name), None)
+    tasks = _job_tasks(target, ev)
+    where = _job_where(target, ev)
+    if job is None and tasks:
+        tasks, where = _orphans(ev, tasks, where)
+    scope = Scope(target=target, evidence=ev, found=job is not None or bool(tasks), where=where, job=job,
+                  tasks=tasks)
+    if not scope.found:
+        return scope
+    task_by_name = {t.name: t for t in tasks}
+    members = _member_pods(ev, task_by_name)
+    _add_mirrors(ev, task_by_name, members)
+    scope.pods = sorted(members.values(), key=lambda c: (not c.is_head, c.task.name if c.task else "", c.name))
+    for ctx in scope.pods:
+        idx.fill(ctx)
+    _add_task_events(scope, tasks)
     names = set(task_by_name)
     scope.statefulsets = [s for s in ev.statefulsets if s.name in names]
     for s in scope.statefulsets:

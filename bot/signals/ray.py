@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.scope.hits import EvidenceItem, Hit, log_at, log_item
-from bot.scope.logview import LogView, Markers
+from bot.scope.logview import LogView
+from bot.scope.markers import Markers
 from bot.signals.base import SignalContext, main_exit, signal
 from bot.signals.stages import INDEX, has_training_signal, reached_at
 

@@ -12,7 +12,8 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.runbook.schema import STAGES
-from bot.scope.logview import LogView, Markers
+from bot.scope.logview import LogView
+from bot.scope.markers import Markers
 
 if TYPE_CHECKING:
     from bot.scope.target import PodCtx, Scope

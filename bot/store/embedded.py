@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.store.base import StoreUnavailable
-from bot.store.redis import probe_socket, shutdown_socket
+from bot.store.clients import probe_socket, shutdown_socket
 
 SOCKET_PATH_MAX = 100
 """A unix socket path must fit in sun_path (108 bytes on Linux); longer data directories get one in the temp dir."""

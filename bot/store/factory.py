@@ -13,9 +13,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from bot.store.base import ErrorHook, Store
+from bot.store.clients import sentinel_client, socket_client, url_client
 from bot.store.embedded import EmbeddedServer
 from bot.store.keys import DEFAULT_PREFIX, KeySchema
-from bot.store.redis import RedisStore, sentinel_client, socket_client, url_client
+from bot.store.redis import RedisStore
 
 SCHEMES = "redis://, rediss://, unix:// or redis+sentinel://"
 

@@ -1,4 +1,4 @@
-"""RedisStore: the store on a Redis server through redis-py (the only module of the bot importing `redis`).
+"""RedisStore: the store on a Redis server through redis-py (its clients are made in `bot.store.clients`).
 
 Failures never leak redis-py exceptions: each operation either answers or raises `StoreUnavailable` with one
 line, after calling the `on_error` hook once. A connection that broke (the server restarted, a failover) is
@@ -12,14 +12,10 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import redis
-from redis.backoff import NoBackoff
 from redis.commands.core import Script
-from redis.retry import Retry
-from redis.sentinel import Sentinel
 
 from bot.store import scripts
 from bot.store.base import (
@@ -39,9 +35,6 @@ T = TypeVar("T")
 
 MARKER_TTL_MS = 300_000
 """How long a write's replay marker is kept: far longer than one retry takes, short enough not to pile up."""
-
-HEALTH_CHECK_SECONDS = 5
-"""A pooled connection idle this long is pinged before use, so a restarted server is reconnected at once."""
 
 
 def _retryable(exc: redis.RedisError) -> bool:
@@ -250,63 +243,3 @@ def _as_str(value: bytes | str) -> str:
 
 def _text(value: bytes | str | None) -> str | None:
     return None if value is None else _as_str(value)
-
-
-def client_options(socket_timeout: float) -> dict[str, Any]:
-    """Short timeouts, text replies, a health check, and no retries inside redis-py (whose default retries with
-    backoff would hold a caller for seconds): the store retries once itself, knowing which writes are safe."""
-    return {
-        "socket_timeout": socket_timeout,
-        "socket_connect_timeout": socket_timeout,
-        "health_check_interval": HEALTH_CHECK_SECONDS,
-        "retry": Retry(NoBackoff(), 0),
-        "decode_responses": True,
-    }
-
-
-def url_client(url: str, *, socket_timeout: float) -> redis.Redis:
-    """A client for a ``redis://``, ``rediss://`` or ``unix://`` URL (not connected yet)."""
-    return redis.Redis.from_url(url, **client_options(socket_timeout))
-
-
-def socket_client(path: Path, *, socket_timeout: float) -> redis.Redis:
-    """A client for a server on a unix socket (not connected yet)."""
-    return redis.Redis(unix_socket_path=str(path), **client_options(socket_timeout))
-
-
-def sentinel_client(*, sentinels: list[tuple[str, int]], service: str, db: int, username: str | None,
-                    password: str | None, socket_timeout: float) -> redis.Redis:
-    """A client for the current master of `service`; redis-py asks the sentinels again after a failover."""
-    quick = {"socket_timeout": socket_timeout, "socket_connect_timeout": socket_timeout,
-             "retry": Retry(NoBackoff(), 0)}
-    sentinel = Sentinel(sentinels, sentinel_kwargs=quick, **quick)  # type: ignore[no-untyped-call]
-    master: redis.Redis = sentinel.master_for(  # type: ignore[no-untyped-call]
-        service, db=db, username=username, password=password, **client_options(socket_timeout))
-    return master
-
-
-def probe_socket(path: Path, *, timeout: float) -> Literal["up", "loading", "down"]:
-    """Whether a server answers on the unix socket `path` (``loading``: it is reading its data back)."""
-    client = redis.Redis(unix_socket_path=str(path), socket_timeout=timeout, socket_connect_timeout=timeout,
-                         retry=Retry(NoBackoff(), 0))
-    try:
-        client.ping()
-        return "up"
-    except redis.BusyLoadingError:
-        return "loading"
-    except (redis.RedisError, OSError):
-        return "down"
-    finally:
-        client.close()
-
-
-def shutdown_socket(path: Path, *, timeout: float) -> None:
-    """Ask the server on `path` to exit (it syncs its AOF first); a server already gone is fine."""
-    client = redis.Redis(unix_socket_path=str(path), socket_timeout=timeout, socket_connect_timeout=timeout,
-                         retry=Retry(NoBackoff(), 0))
-    try:
-        client.shutdown()
-    except (redis.RedisError, OSError):
-        pass
-    finally:
-        client.close()
