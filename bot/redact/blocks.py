@@ -2,9 +2,7 @@
 
 * a key that ends its line: the value is on the next one (YAML, pretty-printed dicts, ``KEY=\\``
   shell continuations), also when every line carries the same log prefix;
-* a Kubernetes Secret's ``data:``/``stringData:``: every value is a secret, whatever its key;
-* the body of a PEM key whose lines carry a log prefix or a JSON log envelope: only the key
-  material goes, the prefixes and the lines around stay readable.
+* a Kubernetes Secret's ``data:``/``stringData:``: every value is a secret, whatever its key.
 
 Offsets are absolute in the text given; functions return spans and how far they looked.
 """
@@ -14,9 +12,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from bot.redact.allow import REDACTED_PREFIX, is_placeholder, looks_secret
+from bot.redact.allow import is_placeholder, looks_secret
 from bot.redact.keys import KeyClass, classify
-from bot.redact.spans import PRIO_CONT, PRIO_KEY, PRIO_TOKEN, Span
+from bot.redact.spans import PRIO_KEY, Span
 
 MORE = -1  # the construct may continue past the text: feed more input (streaming)
 SECRET_LOOKBACK = 60  # lines before data: searched for "kind: Secret"
@@ -40,7 +38,6 @@ _DATA_KEY = re.compile(r"""(?P<ind>[ \t]*)(?P<q>["']?)(?:data|stringData)(?P=q)[
 _CHILD = re.compile(r"""^(?P<ind>[ \t]*)["']?[^\s"':]+["']?[ \t]*:[ \t]*(?P<v>.*?)[ \t]*,?[ \t]*\r?$""")
 _INLINE = re.compile(r"""\\*["'](?:data|stringData)\\*["'][ \t]*:[ \t]*\{(?P<body>[^{}]*)\}""")
 _INLINE_VALUE = re.compile(r""":[ \t]*\\*["'](?P<v>[^"'\\]+)\\*["']""")
-_B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
 _DIGITS = re.compile(r"\d+")
 _SHELL_WORDS = re.compile(
     r"(?:export|set|ENV|ARG|declare -x|readonly|local|\+)(?:[ \t]+(?:export|-x))?"
@@ -257,36 +254,3 @@ def _is_secret(text: str, start: int, stop: int) -> bool:
         if text.startswith("---", lo):
             break
     return _KIND_SECRET.search(text, lo, stop) is not None
-
-
-def pem_lines(text: str, body_start: int, body_end: int, *, prefix: str, suffix: str) -> list[Span]:
-    """PEM body lines between the markers; each keeps what it shares with the BEGIN line around the
-    marker (a timestamp before it, a JSON log envelope after it)."""
-    pre = _shape(prefix) if prefix.strip() else None
-    suf = re.compile(_shape(suffix.strip()).pattern.removesuffix(r"[ \t]*") + r"[ \t]*\r?$") if suffix.strip() else None
-    spans: list[Span] = []
-    pos = body_start
-    first = True
-    while pos < body_end:
-        nl = text.find("\n", pos, body_end)
-        stop = body_end if nl < 0 else nl
-        a, b = pos, stop
-        if not first and pre is not None:
-            pm = pre.match(text, a, b)
-            if pm is not None:
-                a = pm.end()
-        if suf is not None:
-            sm = suf.search(text, a, b)
-            if sm is not None:
-                b = sm.start()
-        if first and not _B64_RUN.search(text, a, b):
-            a = b  # the rest of the BEGIN line: an envelope, not key material
-        while a < b and text[a] in " \t\r\"',":
-            a += 1
-        while b > a and text[b - 1] in " \t\r\"',":
-            b -= 1
-        if b > a and not text.startswith(REDACTED_PREFIX, a):
-            spans.append(Span(a, b, "private-key", PRIO_CONT if spans else PRIO_TOKEN))
-        first = False
-        pos = stop + 1
-    return spans

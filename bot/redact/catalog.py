@@ -361,6 +361,46 @@ def _tool_patterns() -> list[Pattern]:
     return pats
 
 
+def _key_patterns() -> list[Pattern]:
+    """Key words only in the shapes the structure layer acts on: an assignment (``KEY=``, ``"key":``,
+    ``\\"key\\":``, URL-encoded ``key%3D``), a command-line flag (``--password x``), or the ``name:`` of a
+    Kubernetes env entry. Bare words ("tokens/s", "KeyError") in prose are not candidates."""
+    pats: list[Pattern] = []
+    words = "|".join(KEY_WORDS)
+    chars = r"[A-Za-z0-9_.\-]*"
+    sep = SEP
+    # The pure-re fallback applies no veto and checks every line it finds in full: there the short
+    # broad form is faster than the precise one.
+    broad = rf"(?i:{words}){chars}{sep}"
+    broad_flag = rf"-{chars}(?i:{words}){chars}(?:[ \t+]|%20)"
+    pats.extend(Pattern(tail + sep, G_STRUCT, fallback=broad) for tail in key_tails())
+    pats.append(Pattern(WEAK_KEY + sep + WEAK_VALUE, G_WEAKKEY, fallback=broad))
+    # a flag's value follows whitespace, URL-encoded as "%20" or "+" inside a query string
+    pats.extend(Pattern(tail + r"(?:[ \t+]|%20)", G_STRUCT, fallback=broad_flag) for tail in key_tails(flag=True))
+    pats.append(Pattern(rf"name\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?{chars}(?:{words})", G_NAME, caseless=True))
+    return pats
+
+
+def _encoded_patterns() -> list[Pattern]:
+    """Text whose decoded view may show what its encoding hides: ANSI escapes, JSON escapes, base64."""
+    pats: list[Pattern] = []
+    # An escape sequence only hides something when it is glued inside a token or between a key and
+    # its separator; colour around whole words leaves every other pattern visible.
+    pats.append(Pattern(r"[A-Za-z0-9_\-]\x1b\[[0-9;]*[A-Za-z][A-Za-z0-9_\-=:]", G_ANSI))
+    pats.append(Pattern(r"[A-Za-z0-9_\-](?:\\u001[bB]|%1[bB])", G_ANSI))  # the same, JSON- or URL-encoded
+    pats.append(
+        Pattern(r"[A-Za-z0-9_\-][ \t]*\x1b\[[0-9;]*[A-Za-z][ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
+    )  # key, colour, sep
+    pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
+    b64: set[str] = set()
+    for word in (
+        BASE64_PREFIXES + _B64_WORDS + tuple(w.upper() for w in _B64_WORDS) + tuple(w.capitalize() for w in _B64_WORDS)
+    ):
+        b64.update(base64_forms(word))
+    pats.extend(Pattern(_lit(form), G_B64) for form in sorted(b64) if len(form) >= 4)
+    return pats
+
+
 def build(known_forms: Sequence[str]) -> list[Pattern]:
     pats: list[Pattern] = []
     for group, rule in enumerate(TOKEN_RULES):
@@ -384,21 +424,7 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
         pats.append(Pattern(_lit(word), G_URLENC, caseless=True))
     pats.append(Pattern(_lit("%3A"), G_URLENC, caseless=True))
     pats.append(Pattern(r"%[eE][4-9]%[89abAB]", G_URLENC))
-    # Key words only in the shapes the structure layer acts on: an assignment (``KEY=``, ``"key":``,
-    # ``\"key\":``, URL-encoded ``key%3D``), a command-line flag (``--password x``), or the ``name:`` of a
-    # Kubernetes env entry. Bare words ("tokens/s", "KeyError") in prose are not candidates.
-    words = "|".join(KEY_WORDS)
-    chars = r"[A-Za-z0-9_.\-]*"
-    sep = SEP
-    # The pure-re fallback applies no veto and checks every line it finds in full: there the short
-    # broad form is faster than the precise one.
-    broad = rf"(?i:{words}){chars}{sep}"
-    broad_flag = rf"-{chars}(?i:{words}){chars}(?:[ \t+]|%20)"
-    pats.extend(Pattern(tail + sep, G_STRUCT, fallback=broad) for tail in key_tails())
-    pats.append(Pattern(WEAK_KEY + sep + WEAK_VALUE, G_WEAKKEY, fallback=broad))
-    # a flag's value follows whitespace, URL-encoded as "%20" or "+" inside a query string
-    pats.extend(Pattern(tail + r"(?:[ \t+]|%20)", G_STRUCT, fallback=broad_flag) for tail in key_tails(flag=True))
-    pats.append(Pattern(rf"name\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?{chars}(?:{words})", G_NAME, caseless=True))
+    pats.extend(_key_patterns())
     for word in ("bearer", "hmac-sha", "mysql", "mariadb", "sshpass", "redis-cli"):
         pats.append(Pattern(_lit(word), G_CMD, caseless=True))
     pats.append(Pattern(r"(?:curl|wget|http)[^\n]*(?:-u|--user)", G_CMD))
@@ -409,19 +435,6 @@ def build(known_forms: Sequence[str]) -> list[Pattern]:
     pats.append(Pattern(r"://[^\s/@]*:", G_URL))
     pats.append(Pattern(r"%3a%2f%2f[^\s/@%]*%3a", G_URL, caseless=True))
     pats.append(Pattern(r"BEGIN[ A-Z0-9]*PRIVATE KEY", G_PEM))
-    # An escape sequence only hides something when it is glued inside a token or between a key and
-    # its separator; colour around whole words leaves every other pattern visible.
-    pats.append(Pattern(r"[A-Za-z0-9_\-]\x1b\[[0-9;]*[A-Za-z][A-Za-z0-9_\-=:]", G_ANSI))
-    pats.append(Pattern(r"[A-Za-z0-9_\-](?:\\u001[bB]|%1[bB])", G_ANSI))  # the same, JSON- or URL-encoded
-    pats.append(
-        Pattern(r"[A-Za-z0-9_\-][ \t]*\x1b\[[0-9;]*[A-Za-z][ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
-    )  # key, colour, sep
-    pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
-    b64: set[str] = set()
-    for word in (
-        BASE64_PREFIXES + _B64_WORDS + tuple(w.upper() for w in _B64_WORDS) + tuple(w.capitalize() for w in _B64_WORDS)
-    ):
-        b64.update(base64_forms(word))
-    pats.extend(Pattern(_lit(form), G_B64) for form in sorted(b64) if len(form) >= 4)
+    pats.extend(_encoded_patterns())
     pats.extend(Pattern(_lit(form), G_KNOWN, cacheable=False) for form in known_forms)
     return pats

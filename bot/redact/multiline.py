@@ -1,0 +1,128 @@
+"""Constructs that a candidate line opens and that continue past it: a Kubernetes Secret's data, a secret's
+value on the line after its key, a PEM key, a Kubernetes env entry's ``value:`` after its ``name:``, and a
+YAML block scalar under a secret's key.
+
+Each adds its spans and says how far it reaches, so the lines it covers are not read again.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.redact import blocks, pem, structure
+from bot.redact.allow import REDACTED_PREFIX
+from bot.redact.blocks import MORE
+from bot.redact.catalog import G_KSECRET, G_NAME, G_PEM, G_STRUCT
+from bot.redact.spans import PRIO_STRUCT, Span
+
+GROUPS = frozenset({G_PEM, G_STRUCT, G_NAME, G_KSECRET})  # prefilter groups of a line that may open one
+LOOKAHEAD_LINES = 3  # a Kubernetes env "name:" line's "value:" follows within this many lines
+MAX_BLOCK_LINES = 2000
+
+_BLOCK_KEY = re.compile(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
+_SECRET_STEPS = (
+    (blocks.secret_after_kind, (G_KSECRET,)),
+    (blocks.secret_data, (G_KSECRET,)),
+    (blocks.pending_value, (G_STRUCT,)),
+)
+
+
+def cover(
+    text: str,
+    start: int,
+    end: int,
+    line: str,
+    spans: list[Span],
+    *,
+    ids: frozenset[int] | None,
+    final: bool,
+) -> int:
+    """Mask the constructs that continue past the line ``text[start:end]`` (which is ``line``) into ``spans``;
+    return the offset they cover to, or ``MORE`` when the construct may continue beyond the text and more
+    input is needed (streaming), or ``pem.OPEN`` when a PEM body runs to the end of the text without its
+    END marker."""
+    found = _secret(text, start, end, spans, ids=ids, final=final)
+    if found is None:
+        found = pem.block(text, start, line, spans, final=final)
+    if found is None:
+        found = _env_value(text, end, line, spans, final=final)
+    if found is None:
+        found = _block_scalar(text, end, line, spans, final=final)
+    return end if found is None else found
+
+
+def _secret(
+    text: str, start: int, end: int, spans: list[Span], *, ids: frozenset[int] | None, final: bool
+) -> int | None:
+    """A Kubernetes Secret's data block, or a secret's value alone on the line after its key."""
+    for step, groups in _SECRET_STEPS:
+        if ids is None or any(g in ids for g in groups):
+            found = step(text, start, end, final=final)
+            if found == MORE:
+                return MORE
+            if isinstance(found, tuple):
+                spans.extend(found[0])
+                # the lines between "kind: Secret" and its data are still read one by one
+                return end if step is blocks.secret_after_kind else max(found[1], end)
+    return None
+
+
+def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool) -> int | None:
+    """The ``value:`` of a Kubernetes env entry whose ``name:`` names a secret, within a few lines after it."""
+    cls = structure.pending_name(line)
+    if cls is None:
+        return None
+    covered = end
+    pos = end + 1
+    for _ in range(LOOKAHEAD_LINES):
+        if pos > len(text):
+            break
+        nxt_end = text.find("\n", pos)
+        if nxt_end < 0:
+            if not final:
+                return MORE
+            nxt_end = len(text)
+        nxt = text[pos:nxt_end]
+        span = structure.value_line(nxt, cls)
+        if span is not None:
+            spans.append(span._replace(start=span.start + pos, end=span.end + pos))
+            covered = nxt_end
+            break
+        if structure.is_name_line(nxt):
+            break
+        pos = nxt_end + 1
+    return covered
+
+
+def _block_scalar(text: str, end: int, line: str, spans: list[Span], *, final: bool) -> int | None:
+    """The body of a YAML block scalar (``key: |``) under a key that names a secret for sure: the lines
+    indented deeper than the key."""
+    bm = _BLOCK_KEY.match(line)
+    if bm is None:
+        return None
+    cls = structure.classify(bm.group(2))
+    if cls is None or not cls.strong:
+        return None
+    indent = len(bm.group(1).expandtabs())
+    pos = end + 1
+    body_start = pos
+    body_end = end
+    for _ in range(MAX_BLOCK_LINES):
+        if pos > len(text):
+            break
+        nxt_end = text.find("\n", pos)
+        if nxt_end < 0:
+            if not final:
+                return MORE
+            nxt_end = len(text)
+        nxt = text[pos:nxt_end]
+        if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= indent:
+            break
+        body_end = nxt_end
+        pos = nxt_end + 1
+    while body_start < body_end and text[body_start] in " \t\r\n":
+        body_start += 1  # keep the indentation: the block stays a valid YAML shape
+    if body_end > body_start and not text.startswith(REDACTED_PREFIX, body_start):
+        spans.append(Span(body_start, body_end, cls.kind, PRIO_STRUCT))
+        return body_end
+    return None
