@@ -62,3 +62,32 @@ def test_an_unusable_file_is_one_line_naming_it(tmp_path: Path, text: str) -> No
     with pytest.raises(CollectionError, match=f"cannot read kubeconfig {path}") as err:
         kc.load_source(str(path))
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    (b"- a\n- b\n", "not a kubeconfig: a YAML list at the top, not a mapping"),
+    (b"my-host\n", "not a kubeconfig: a YAML string at the top, not a mapping"),
+    (b"contexts: 5\n", "contexts must be a list, not a number"),
+    (b"clusters: {a: 1}\n", "clusters must be a list, not a mapping"),
+    (b"users:\n- 5\n", "users[0] must be a mapping with a name"),
+    (b"contexts:\n- name: a\n  context: 5\ncurrent-context: a\n",
+     "contexts[0].context must be a mapping, not a number"),
+    (b"current-context: [a]\ncontexts: []\n", "current-context must be a string, not a list"),
+    (b"\xbd\xff\x00binary", "not UTF-8 text"),
+])
+def test_a_malformed_file_is_said_in_kubectls_terms_not_pythons(tmp_path: Path, data: bytes, says: str) -> None:
+    path = tmp_path / "config"
+    path.write_bytes(data)
+    with pytest.raises(CollectionError) as err:
+        kc.load_source(str(path))
+    assert str(err.value) == f"cannot read kubeconfig {path}: {says}"
+
+
+def test_in_a_kubeconfig_list_the_malformed_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = _write(tmp_path / "a" / "config", {"cp": "https://cp.example:6443"}, "cp")
+    bad = tmp_path / "b" / "config"
+    bad.parent.mkdir()
+    bad.write_text("- not\n- a mapping\n", encoding="utf-8")
+    monkeypatch.setenv("KUBECONFIG", f"{good}{os.pathsep}{bad}")
+    with pytest.raises(CollectionError, match=f"{bad}: not a kubeconfig: a YAML list at the top"):
+        kc.load_source(None)
