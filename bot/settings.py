@@ -15,6 +15,8 @@ from bot.redact.config import MIN_KNOWN_SECRET
 class Thresholds(BaseModel):
     """Ages and periods the signals and checks compare against `now`."""
 
+    model_config = ConfigDict(extra="forbid")  # a mistyped key is said, not ignored
+
     sync_grace_seconds: int = Field(default=180, ge=0, description="Job/Task/Pod state may lag this long")
     stop_grace_seconds: int = Field(default=300, ge=0, description="pods may keep running this long after stop")
     heartbeat_timeout_seconds: int = Field(default=30, ge=1, description="agent Lease older than this: disconnected")
@@ -25,6 +27,8 @@ class Thresholds(BaseModel):
 
 class CollectionBudget(BaseModel):
     """Bounds on live collection: requests, bytes and time."""
+
+    model_config = ConfigDict(extra="forbid")  # a mistyped key is said, not ignored
 
     max_concurrency: int = Field(default=8, ge=1)
     request_timeout_seconds: float = Field(default=10.0, gt=0)
@@ -75,6 +79,8 @@ class ChannelBinding(BaseModel):
 
 
 class ChecksSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a mistyped key is said, not ignored
+
     interval_seconds: int = Field(default=60, ge=5, description="how often each scheduled check runs")
     clear_after_ticks: int = Field(default=2, ge=1, description="ticks without an alert before it is resolved")
     update_every_seconds: int = Field(default=600, ge=0, description="at most one change reply per alert this often")

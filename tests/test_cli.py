@@ -160,3 +160,38 @@ def test_only_bounded_commands_run_without_the_cycle_collector(capsys: pytest.Ca
     finally:
         gc.enable()
     assert status == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("variable", "says"), [
+    ("RLARK_BOT_THRESHOLDS__PENDING_MINUTES", "(did you mean RLARK_BOT_THRESHOLDS__PENDING_SECONDS?)"),
+    ("RLARK_BOT_COLLECTION__DEADLINE", "(did you mean RLARK_BOT_COLLECTION__DEADLINE_SECONDS?)"),
+    ("RLARK_BOT_CHECKS__INTERVAL", "(did you mean RLARK_BOT_CHECKS__INTERVAL_SECONDS?)"),
+    ("RLARK_BOT_CHANNELS__C01__DOMAIN", "(did you mean RLARK_BOT_CHANNELS__C01__DOMAINS?)"),
+    ("RLARK_BOT_THRESHOLDS__ZZZ", "(known: RLARK_BOT_THRESHOLDS__SYNC_GRACE_SECONDS, "),
+])
+def test_a_mistyped_nested_setting_is_refused_naming_the_one_meant(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, variable: str, says: str
+) -> None:
+    monkeypatch.setenv(variable, "5")
+    status, out, err = run(capsys, "check", "--snapshot", str(EXAMPLE))
+    assert status == 2 and out == ""
+    assert err.startswith(f"rlark-bot: unknown setting {variable} {says}") and err.count("\n") == 1
+
+
+def test_a_nested_value_that_is_not_json_is_named(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RLARK_BOT_REDACTION__EXTRA_PATTERNS", "not json")
+    status, _, err = run(capsys, "check", "--snapshot", str(EXAMPLE))
+    assert (status, err) == (2, "rlark-bot: bad setting RLARK_BOT_REDACTION__EXTRA_PATTERNS: not valid JSON\n")
+
+
+def test_kubernetes_service_links_named_like_the_bot_are_not_settings(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = run(capsys, "check", "--snapshot", str(EXAMPLE))
+    # A Service called rlark-bot gives every pod of its namespace these, unless enableServiceLinks is off.
+    for name, value in {"RLARK_BOT_SERVICE_HOST": "10.0.0.7", "RLARK_BOT_SERVICE_PORT": "80",
+                        "RLARK_BOT_PORT": "tcp://10.0.0.7:80", "RLARK_BOT_PORT_80_TCP_ADDR": "10.0.0.7"}.items():
+        monkeypatch.setenv(name, value)
+    status, out, err = run(capsys, "check", "--snapshot", str(EXAMPLE))
+    assert (status, out, err) == plain and status == 0 and "long-pending" in out and err == ""

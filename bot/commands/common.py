@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import difflib
+import json
+import os
 import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_settings import SettingsError
 
 from bot.cache import FileCache, default_cache_dir
@@ -32,12 +36,49 @@ def load_settings() -> Settings:
         err = exc.errors()[0]
         where = "__".join(str(p) for p in err["loc"] if not isinstance(p, int)).upper()
         name = where if where.startswith(("SLACK_", "REDIS_", "PORT", "HOST")) else f"RLARK_BOT_{where}"
+        if err["type"] == "extra_forbidden":
+            raise UsageError(f"unknown setting {name}{_did_you_mean(err['loc'])}") from exc
         raise UsageError(f"bad setting {name}: {err['msg']}") from exc
     except SettingsError as exc:  # a value that is not JSON where JSON is expected (RLARK_BOT_CHANNELS='{bad')
         m = re.search(r'field "([a-z_]+)"', str(exc))
         name = m.group(1).upper() if m else ""
         variable = f"RLARK_BOT_{name}" if name and not name.startswith(("SLACK_", "REDIS_")) else name or "a setting"
-        raise UsageError(f"bad setting {variable}: not valid JSON") from exc
+        raise UsageError(f"bad setting {_not_json(variable)}: not valid JSON") from exc
+
+
+def _did_you_mean(loc: tuple[int | str, ...]) -> str:
+    """The settings next to a mistyped key (a nested model forbids unknown keys), the closest one first."""
+    model: type[BaseModel] = Settings
+    keyed = False  # the part after a mapping field is a key of it (a channel id), not a field
+    for part in loc[:-1]:
+        if keyed:
+            keyed = False
+            continue
+        field = model.model_fields.get(str(part))
+        kind = field.annotation if field is not None else None
+        if get_origin(kind) is dict:
+            kind, keyed = get_args(kind)[1], True
+        if not (isinstance(kind, type) and issubclass(kind, BaseModel)):
+            return ""
+        model = kind
+    prefix = "RLARK_BOT_" + "".join(f"{p}__" for p in loc[:-1]).upper()
+    known = list(model.model_fields)
+    close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+    if close:
+        return f" (did you mean {prefix}{close[0].upper()}?)"
+    return f" (known: {', '.join(prefix + k.upper() for k in known)})"
+
+
+def _not_json(variable: str) -> str:
+    """The variable holding the value that is not JSON: the field's own, or one of its nested keys' (a list or a
+    mapping under RLARK_BOT_REDACTION__EXTRA_PATTERNS is read as JSON too)."""
+    for key, value in sorted(os.environ.items()):
+        if key.upper().startswith(variable + "__") and value:
+            try:
+                json.loads(value)
+            except ValueError:
+                return key.upper()
+    return variable
 
 
 @dataclass
