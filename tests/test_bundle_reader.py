@@ -78,6 +78,15 @@ def test_corrupt_file_gives_one_line(tmp_path: Path, content: str, message: str)
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize("name", ["pods.json", "pods.yaml"])
+def test_a_list_file_that_is_not_utf8_says_where(tmp_path: Path, name: str) -> None:
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / name).write_bytes(b'{"kind": "PodList", "items": []}\n\xff\xfe')
+    with pytest.raises(BundleError) as err:
+        read_bundle(tmp_path)
+    assert str(err.value) == f"ci/{name}: not UTF-8 text (byte 0xff at offset 33)"
+
+
 def test_corrupt_index(tmp_path: Path) -> None:
     (tmp_path / "snapshot.yaml").write_text("capturedAt: [unclosed\n", encoding="utf-8")
     with pytest.raises(BundleError, match=r"^snapshot.yaml: not valid YAML"):

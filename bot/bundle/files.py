@@ -88,7 +88,10 @@ def _parse(path: Path, display: str) -> Any:
             # Anything else: the standard parser says what is wrong (or reads what this one refused).
     try:
         raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise BundleError(f"{display}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") \
+            from exc
+    except OSError as exc:
         raise BundleError(f"{display}: cannot read: {exc}") from exc
     try:
         doc: Any = json.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
