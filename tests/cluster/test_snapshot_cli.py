@@ -71,6 +71,47 @@ def test_snapshot_refuses_a_non_empty_output(tmp_path: Path, kubeconfig: Path) -
     assert (tmp_path / "x" / "keep").read_text() == "mine"
 
 
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "healthy-job"
+
+
+def _snapshot_example(out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    target = (EXAMPLE / "TARGET").read_text().strip()
+    status = main(["snapshot", target, "--snapshot", str(EXAMPLE), "-o", str(out)])
+    return status, capsys.readouterr().err
+
+
+def test_an_output_that_is_a_file_is_said_so_and_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "notes.txt"
+    out.write_text("mine")
+    assert _snapshot_example(out, capsys) == (
+        2, f"rlark-bot: --output {out}: is a file; a bundle is a directory (a new or an empty one)\n")
+    assert out.read_text() == "mine"
+
+
+def test_an_output_below_a_file_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    out = tmp_path / "notes.txt" / "new" / "snap"
+    assert _snapshot_example(out, capsys) == (
+        2, f"rlark-bot: --output {out}: {tmp_path / 'notes.txt'} is a file, not a directory\n")
+
+
+def test_missing_directories_above_the_output_are_made(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "new" / "deeper" / "snap"
+    status, err = _snapshot_example(out, capsys)
+    assert status == 0 and err.startswith(f"rlark-bot: wrote {out} (") and (out / "snapshot.yaml").is_file()
+
+
+def test_an_unwritable_output_directory_names_where_not_its_temporary_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "snap"
+
+    def refused(*, prefix: str, dir: Path) -> str:
+        raise PermissionError(13, "Permission denied", str(dir / f"{prefix}k2j4x9"))
+    monkeypatch.setattr("bot.bundle.writer.tempfile.mkdtemp", refused)
+    assert _snapshot_example(out, capsys) == (1, f"rlark-bot: cannot write {out}: Permission denied (in {tmp_path})\n")
+
+
 def test_progress_only_on_a_terminal() -> None:
     assert isinstance(for_terminal(enabled=True, redactor=Redactor(), stream=io.StringIO()), NullProgress)
 
