@@ -195,3 +195,12 @@ def test_kubernetes_service_links_named_like_the_bot_are_not_settings(
         monkeypatch.setenv(name, value)
     status, out, err = run(capsys, "check", "--snapshot", str(EXAMPLE))
     assert (status, out, err) == plain and status == 0 and "long-pending" in out and err == ""
+
+
+def test_a_value_no_arm_of_a_union_takes_is_said_once_for_the_setting(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RLARK_BOT_CHANNELS", '{"C01": {"domains": 5}}')
+    status, _, err = run(capsys, "check", "--snapshot", str(EXAMPLE))
+    assert (status, err) == (2, "rlark-bot: bad setting RLARK_BOT_CHANNELS__C01__DOMAINS: "
+                                "Input should be '*' or a valid list\n")

@@ -33,17 +33,34 @@ def load_settings() -> Settings:
     try:
         return Settings()
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = "__".join(str(p) for p in err["loc"] if not isinstance(p, int)).upper()
+        errors = exc.errors()
+        err, loc = errors[0], _path(errors[0]["loc"])
+        where = "__".join(loc).upper()
         name = where if where.startswith(("SLACK_", "REDIS_", "PORT", "HOST")) else f"RLARK_BOT_{where}"
         if err["type"] == "extra_forbidden":
             raise UsageError(f"unknown setting {name}{_did_you_mean(err['loc'])}") from exc
-        raise UsageError(f"bad setting {name}: {err['msg']}") from exc
+        raise UsageError(f"bad setting {name}: {_either([e['msg'] for e in errors if _path(e['loc']) == loc])}") \
+            from exc
     except SettingsError as exc:  # a value that is not JSON where JSON is expected (RLARK_BOT_CHANNELS='{bad')
         m = re.search(r'field "([a-z_]+)"', str(exc))
         name = m.group(1).upper() if m else ""
         variable = f"RLARK_BOT_{name}" if name and not name.startswith(("SLACK_", "REDIS_")) else name or "a setting"
         raise UsageError(f"bad setting {_not_json(variable)}: not valid JSON") from exc
+
+
+def _path(loc: tuple[int | str, ...]) -> tuple[str, ...]:
+    """A setting's path: its keys, without list indexes or the names pydantic gives the arms of a union
+    ("literal['*']", "list[str]")."""
+    return tuple(str(p) for p in loc if not isinstance(p, int) and not any(c in str(p) for c in "[]'(),"))
+
+
+def _either(messages: list[str]) -> str:
+    """One message for the arms of a union that all refused a value: "Input should be '*' or a valid list"."""
+    unique = list(dict.fromkeys(messages))
+    lead = "Input should be "
+    if len(unique) > 1 and all(m.startswith(lead) for m in unique):
+        return lead + " or ".join(m[len(lead):] for m in unique)
+    return unique[0]
 
 
 def _did_you_mean(loc: tuple[int | str, ...]) -> str:
