@@ -12,9 +12,10 @@ import re
 
 from bot.redact.allow import is_benign, is_file_path, is_placeholder, is_setting, looks_secret
 from bot.redact.keys import KeyClass, classify
+from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
+from bot.redact.values import open_quote, value_span
 
 __all__ = ["KEY_WORDS", "KeyClass", "classify", "is_name_line", "pending_name", "scan_line", "value_line"]
-from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
 
 KEY_WORDS = (
     *("pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig", "sk", "ak", "session"),
@@ -57,10 +58,6 @@ _PAIR = re.compile(
     r"""[ \t]*["']?value["']?[ \t]*[:=][ \t]*"""
 )
 _MIN_LEN = {"signature": 16, "auth": 8}
-_STOP_UNQUOTED = frozenset(" \t\"'`&<>|)}]")
-# Where any value ends: a line break (real or JSON-escaped), colour, or CJK text and full-width
-# punctuation right after an ASCII token ("token=abc，请检查" keeps the Chinese readable).
-_HARD_STOP = re.compile(r"[\n\r\x1b\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|\\[nrt]")
 # Prose before a bare "key:" ("Cache restored from key: Linux-pip-..."): a lookup key, not a secret.
 _PROSE_KEY = re.compile(
     r"(?i)(?:from|with|for|input|primary|restore|restored|cache|lookup|sort|partition|foreign|matching|hash|"
@@ -89,7 +86,7 @@ def scan_line(line: str, *, keys: bool = True, shapes: bool = True) -> list[Span
         for m in _PAIR.finditer(line) if "name" in line else ():
             cls = classify(m.group("k"))
             if cls is not None:
-                span = _value_span(line, m.end(), anchored=False, quote=None, cookie=False)
+                span = value_span(line, m.end(), anchored=False, quote=None, cookie=False)
                 if span and not _keep(line[span[0] : span[1]], cls, m.group("k")):
                     spans.append(Span(span[0], span[1], cls.kind, PRIO_KEY))
     if shapes:
@@ -129,7 +126,7 @@ def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]
     sep = m.group("sep") if "sep" in m.re.groupindex else "="
     if sep == ">" and not line.startswith("<", key_start - 1):
         return []  # only an XML element's name: <apiToken>value</apiToken>
-    if sep == "," and (_open_quote(line, key_start) is None or not _closed_before(line, key_end, m.start("sep"))):
+    if sep == "," and (open_quote(line, key_start) is None or not _closed_before(line, key_end, m.start("sep"))):
         return []  # only a quoted key, closed before the comma: System.setProperty("API_TOKEN", "value")
     if sep.isspace() and not key.startswith("-"):
         return []  # "token expired": prose, not an assignment
@@ -143,8 +140,8 @@ def _assignment(line: str, key: str, key_start: int, key_end: int) -> list[Span]
     if key_start > 0 and line[key_start - 1] == "/" and not line.startswith("://", max(0, key_start - 3)):
         return []  # "open /etc/passwd: permission denied": a file's name, not a key
     anchored = _LINE_START.match(line, 0, key_start) is not None and not sep.isspace()
-    quote = _open_quote(line, key_start)
-    span = _value_span(line, m.end(), anchored=anchored, quote=quote, cookie=cls.kind == "cookie")
+    quote = open_quote(line, key_start)
+    span = value_span(line, m.end(), anchored=anchored, quote=quote, cookie=cls.kind == "cookie")
     if span is None:
         return []
     start, end = span
@@ -201,7 +198,7 @@ def value_line(line: str, cls: KeyClass) -> Span | None:
     m = _VALUE_LINE.match(line)
     if m is None:
         return None
-    span = _value_span(line, m.end(), anchored=True, quote=None, cookie=False)
+    span = value_span(line, m.end(), anchored=True, quote=None, cookie=False)
     if span is None or _keep(line[span[0] : span[1]], cls, "value"):
         return None
     return Span(span[0], span[1], cls.kind, PRIO_KEY)
@@ -229,75 +226,9 @@ def _keep(value: str, cls: KeyClass, key: str) -> bool:
     return not looks_secret(value.strip("\"'"))
 
 
-def _open_quote(line: str, pos: int) -> str | None:
-    """The quote character enclosing ``pos`` (e.g. ``-H "Cookie: a=b; c=d"``), if any."""
-    lo = max(0, pos - 4096)  # bounded: a megabyte-long JSON line must not go quadratic
-    for q in ('"', "'"):
-        if line.count(q, lo, pos) % 2 == 1:
-            return q
-    return None
-
-
-def _value_span(line: str, pos: int, *, anchored: bool, quote: str | None, cookie: bool) -> tuple[int, int] | None:
-    n = len(line)
-    while pos < n and line[pos] in " \t":
-        pos += 1
-    if pos >= n:
-        return None
-    # Quoted values, including JSON-in-JSON (\") and nested escapes (\\\").
-    bs = 0
-    while pos + bs < n and line[pos + bs] == "\\":
-        bs += 1
-    if pos + bs < n and line[pos + bs] in "\"'`":
-        q = line[pos : pos + bs + 1]
-        start = pos + bs + 1
-        end = _find_close(line, start, q)
-        return (start, end) if end > start else None
-    if cookie or anchored:
-        stop = n if quote is None else line.find(quote, pos)
-        if stop < 0:
-            stop = n
-        hard = _HARD_STOP.search(line, pos, stop)
-        end = stop = stop if hard is None else hard.start()
-        if anchored and not cookie:
-            comment = line.find(" #", pos, stop)
-            if comment >= 0:
-                end = comment
-        while end > pos and line[end - 1] in " \t\r,":
-            end -= 1
-        return (pos, end) if end > pos else None
-    end = pos
-    hard = _HARD_STOP.search(line, pos)
-    n = n if hard is None else hard.start()
-    while end < n:
-        c = line[end]
-        if c in _STOP_UNQUOTED or c == quote:
-            break
-        if c in ",;" and (end + 1 >= n or line[end + 1] in " \t\"'"):
-            break
-        end += 1
-    return (pos, end) if end > pos else None
-
-
-def _find_close(line: str, start: int, q: str) -> int:
-    """End of a quoted value: the next unescaped closing quote (or the line's end: fail closed)."""
-    if len(q) > 1:  # \" style: the value ends at the same escaped quote
-        i = line.find(q, start)
-        return len(line) if i < 0 else i
-    i = start
-    while True:  # the next quote, unless a backslash before it escapes what follows the backslash
-        close = line.find(q, i)
-        if close < 0:
-            return len(line)
-        escape = line.find("\\", i, close)
-        if escape < 0:
-            return close
-        i = escape + 2
-
-
 def _authorization(line: str, pos: int) -> list[Span]:
-    quote = _open_quote(line, pos)
-    span = _value_span(line, pos, anchored=True, quote=quote, cookie=True)
+    quote = open_quote(line, pos)
+    span = value_span(line, pos, anchored=True, quote=quote, cookie=True)
     if span is None:
         return []
     start, end = span

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from bot.redact.structure import _find_close
+from bot.redact.values import find_close
 
 
 def _close_by_hand(line: str, start: int, q: str) -> int:
@@ -39,11 +39,11 @@ def _cases() -> itertools.chain[tuple[str, str]]:
 def test_the_closing_quote_is_the_first_unescaped_one() -> None:
     for line, q in _cases():
         for start in range(len(line) + 1):
-            assert _find_close(line, start, q) == _close_by_hand(line, start, q), (line, start, q)
+            assert find_close(line, start, q) == _close_by_hand(line, start, q), (line, start, q)
 
 
 def test_escaped_quotes_and_backslashes() -> None:
-    assert _find_close(r'ab\"cd"ef', 0, '"') == 6
-    assert _find_close(r'ab\\"cd', 0, '"') == 4  # an escaped backslash escapes nothing after it
-    assert _find_close(r"ab\"", 0, '"') == 4  # no closing quote: the line's end
-    assert _find_close('x\\"y\\\\"z', 0, '"') == 6
+    assert find_close(r'ab\"cd"ef', 0, '"') == 6
+    assert find_close(r'ab\\"cd', 0, '"') == 4  # an escaped backslash escapes nothing after it
+    assert find_close(r"ab\"", 0, '"') == 4  # no closing quote: the line's end
+    assert find_close('x\\"y\\\\"z', 0, '"') == 6
