@@ -48,11 +48,9 @@ def _lines_after(text: str, pos: int, count: int, *, final: bool) -> list[tuple[
     """Up to ``count`` (start, end) line ranges from ``pos``; None when one is cut by the text's end."""
     out: list[tuple[int, int]] = []
     while len(out) < count and pos < len(text):
-        nl = text.find("\n", pos)
-        if nl < 0:
-            if not final:
-                return None
-            nl = len(text)
+        nl = line_end(text, pos, final=final)
+        if nl is None:
+            return None
         out.append((pos, nl))
         pos = nl + 1
     return out
@@ -206,6 +204,15 @@ def secret_data(text: str, start: int, end: int, *, final: bool) -> tuple[list[S
     return spans, block_end
 
 
+def line_end(text: str, pos: int, *, final: bool) -> int | None:
+    """Where the line starting at ``pos`` ends; None when the text ends first and more of it may come (a
+    stream's next piece)."""
+    end = text.find("\n", pos)
+    if end >= 0:
+        return end
+    return len(text) if final else None
+
+
 def _block_body(text: str, pos: int, indent: int, *, final: bool) -> list[tuple[int, int]] | None:
     """The lines from ``pos`` indented deeper than ``indent`` (blank ones too), read up to the first line
     that closes the block; None when the text ends first and more of it may come (streaming)."""
@@ -213,11 +220,9 @@ def _block_body(text: str, pos: int, indent: int, *, final: bool) -> list[tuple[
     while len(body) < MAX_SECRET_LINES:
         if pos >= len(text):
             return body if final else None
-        nl = text.find("\n", pos)
-        if nl < 0:
-            if not final:
-                return None
-            nl = len(text)
+        nl = line_end(text, pos, final=final)
+        if nl is None:
+            return None
         piece = text[pos:nl]
         if piece.strip() and len(piece.expandtabs()) - len(piece.expandtabs().lstrip()) <= indent:
             return body

@@ -8,6 +8,7 @@ Each adds its spans and says how far it reaches, so the lines it covers are not 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from bot.redact import blocks, pem, structure
 from bot.redact.allow import REDACTED_PREFIX
@@ -73,15 +74,10 @@ def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool
     if cls is None:
         return None
     covered = end
-    pos = end + 1
-    for _ in range(LOOKAHEAD_LINES):
-        if pos > len(text):
-            break
-        nxt_end = text.find("\n", pos)
-        if nxt_end < 0:
-            if not final:
-                return MORE
-            nxt_end = len(text)
+    for at in _following_lines(text, end + 1, LOOKAHEAD_LINES, final=final):
+        if at is None:
+            return MORE
+        pos, nxt_end = at
         nxt = text[pos:nxt_end]
         span = structure.value_line(nxt, cls)
         if span is not None:
@@ -90,7 +86,6 @@ def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool
             break
         if structure.is_name_line(nxt):
             break
-        pos = nxt_end + 1
     return covered
 
 
@@ -104,25 +99,32 @@ def _block_scalar(text: str, end: int, line: str, spans: list[Span], *, final: b
     if cls is None or not cls.strong:
         return None
     indent = len(bm.group(1).expandtabs())
-    pos = end + 1
-    body_start = pos
+    body_start = end + 1
     body_end = end
-    for _ in range(MAX_BLOCK_LINES):
-        if pos > len(text):
-            break
-        nxt_end = text.find("\n", pos)
-        if nxt_end < 0:
-            if not final:
-                return MORE
-            nxt_end = len(text)
-        nxt = text[pos:nxt_end]
+    for at in _following_lines(text, body_start, MAX_BLOCK_LINES, final=final):
+        if at is None:
+            return MORE
+        nxt = text[at[0]:at[1]]
         if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= indent:
             break
-        body_end = nxt_end
-        pos = nxt_end + 1
+        body_end = at[1]
     while body_start < body_end and text[body_start] in " \t\r\n":
         body_start += 1  # keep the indentation: the block stays a valid YAML shape
     if body_end > body_start and not text.startswith(REDACTED_PREFIX, body_start):
         spans.append(Span(body_start, body_end, cls.kind, PRIO_STRUCT))
         return body_end
     return None
+
+
+def _following_lines(text: str, pos: int, limit: int, *, final: bool) -> Iterator[tuple[int, int] | None]:
+    """Up to ``limit`` lines from ``pos``, as (start, end); None, and nothing after it, when the text ends inside
+    one and more of it may come (a stream's next piece)."""
+    for _ in range(limit):
+        if pos > len(text):
+            return
+        end = blocks.line_end(text, pos, final=final)
+        if end is None:
+            yield None
+            return
+        yield pos, end
+        pos = end + 1
