@@ -130,34 +130,23 @@ class Service:
     def snapshot(self, target: Target, *, source: EvidenceSource, out: Path,
                  progress: Progress | None = None) -> Snapshotted:
         """Write a redacted bundle of what `target` needs under `out` (which must not exist or be empty)."""
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"--output {out}: is a file; a bundle is a directory (a new or an empty one)")
-        above = next((p for p in out.parents if p.exists()), None)  # missing directories are made
-        if above is not None and not above.is_dir():
-            raise UsageError(f"--output {out}: {above} is a file, not a directory")
-        if out.exists() and any(out.iterdir()):
-            raise UsageError(f"--output {out}: already exists and is not empty")
+        if out.exists():
+            if not out.is_dir():
+                raise UsageError(f"--output {out}: is a file; a bundle is a directory (a new or an empty one)")
+            if any(out.iterdir()):
+                raise UsageError(f"--output {out}: already exists and is not empty")
+        else:
+            above = next((p for p in out.parents if p.exists()), None)  # the missing directories are made
+            if above is not None and not above.is_dir():
+                raise UsageError(f"--output {out}: {above} is a file, not a directory")
         gathered = source.for_target(target, progress=progress)
         if not _present(gathered.evidence, target):
             raise NotFound(f"{target} not found: {where_in(gathered.evidence, target)}")
         try:
             report = write_bundle(gathered.evidence, out, redactor=self.redactor, listed=gathered.listed)
-        except BundleError as exc:
+        except (BundleError, OSError) as exc:
             raise SourceError(f"cannot write {out}: {exc}") from exc
-        except OSError as exc:  # errno's words, and the path they concern when it is not `out` itself
-            raise SourceError(f"cannot write {out}: {exc.strerror or exc}{_concerning(exc, out)}") from exc
         return Snapshotted(report, list(gathered.evidence.problems))
-
-
-def _concerning(exc: OSError, out: Path) -> str:
-    """The path an OS error concerns, when it is not `out`: a missing parent, or the directory the bundle is
-    first written into beside `out` (then renamed to it), named by where it is."""
-    if not exc.filename or str(exc.filename) == str(out):
-        return ""
-    path = Path(str(exc.filename))
-    if path.parent == out.parent and path.name.startswith(f".{out.name}."):
-        return f" (in {out.parent})"
-    return f" ({path})"
 
 
 def _present(evidence: Evidence, target: Target) -> bool:

@@ -182,8 +182,11 @@ def write_bundle(evidence: Evidence, out: Path, *, redactor: Redactor, listed: I
             buckets.setdefault((obj.cluster or SINGLE_CLUSTER, ns, stem), []).append(_dump(obj))
     clusters = list(dict.fromkeys(([evidence.control_plane] if evidence.control_plane else []) + evidence.clusters
                                   + sorted({c for c, _, _ in buckets} | {x.source.cluster for x in evidence.logs})))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    except OSError as exc:
+        raise BundleError(f"{_where(exc, out)}: {exc.strerror or exc}") from exc
     try:
         writer = _Writer(tmp, _Redact(report, redactor), report)
         for (cluster, ns, stem), items in sorted(buckets.items()):
@@ -204,7 +207,16 @@ def write_bundle(evidence: Evidence, out: Path, *, redactor: Redactor, listed: I
         if out.exists():
             out.rmdir()
         os.replace(tmp, out)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, OSError):  # a full disk, a quota: said of the directory the bundle was going to
+            raise BundleError(f"{out.parent}: {exc.strerror or exc}") from exc
         raise
     return report
+
+
+def _where(exc: OSError, out: Path) -> Path:
+    """The directory an OS error is about: a missing or unusable one above `out`, or `out`'s own parent (where
+    the bundle is first written under a temporary name, then renamed)."""
+    failed = Path(str(exc.filename)) if exc.filename else out.parent
+    return out.parent if failed.parent == out.parent else failed

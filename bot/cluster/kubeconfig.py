@@ -78,7 +78,7 @@ def _file_problem(path: Path) -> str | None:
     return None
 
 
-def shape_problem(where: str) -> str | None:
+def _shape_problem(where: str) -> str | None:
     """What is wrong with the shape of the kubeconfig file(s) in `where` (a KUBECONFIG-style list), in kubectl's
     terms: the client's own errors on a malformed file are Python's ("'int' object is not iterable"). None when
     the shape is right (the client's message then says what is wrong)."""
@@ -106,7 +106,7 @@ def load_source(kubeconfig: str | None) -> KubeSource:
         contexts, current = loader.list_contexts(), loader.current_context
     except Exception as exc:  # the loader raises ConfigException, OSError, YAML and type errors alike
         where = kubeconfig or default
-        raise CollectionError(f"cannot read kubeconfig {where}: {shape_problem(where) or _one_line(exc)}") from exc
+        raise CollectionError(f"cannot read kubeconfig {where}: {_shape_problem(where) or _one_line(exc)}") from exc
     names = frozenset(str(c.get("name")) for c in contexts or [] if isinstance(c, dict) and c.get("name"))
     cur = current.get("name") if isinstance(current, dict) else None
     return KubeSource(kubeconfig=kubeconfig, contexts=names, current=cur, merged=merged)

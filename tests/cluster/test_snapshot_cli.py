@@ -109,7 +109,7 @@ def test_an_unwritable_output_directory_names_where_not_its_temporary_name(
     def refused(*, prefix: str, dir: Path) -> str:
         raise PermissionError(13, "Permission denied", str(dir / f"{prefix}k2j4x9"))
     monkeypatch.setattr("bot.bundle.writer.tempfile.mkdtemp", refused)
-    assert _snapshot_example(out, capsys) == (1, f"rlark-bot: cannot write {out}: Permission denied (in {tmp_path})\n")
+    assert _snapshot_example(out, capsys) == (1, f"rlark-bot: cannot write {out}: {tmp_path}: Permission denied\n")
 
 
 def test_progress_only_on_a_terminal() -> None:
