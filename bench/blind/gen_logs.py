@@ -166,11 +166,14 @@ def progress(t0: datetime, first: int, last: int, total: int, step_s: float = 43
         rest = int((total - i) * step_s)
         pct = int(100 * i / total)
         out.append(
-            f"{label}: {pct:3d}%|{'#' * (pct // 10):<10}| {i}/{total} [{el // 3600:02d}:{el // 60 % 60:02d}:{el % 60:02d}"
-            f"<{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}, {step_s:.2f}s/it, "
+            f"{label}: {pct:3d}%|{'#' * (pct // 10):<10}| {i}/{total} [{_hms(el)}<{_hms(rest)}, {step_s:.2f}s/it, "
             f"rollout/rewards={start_reward + 0.004 * i:.3f}, train/actor/policy_loss={-0.012 + 0.0001 * i:.4f}, "
             f"train/actor/grad_norm={0.91 - 0.002 * i:.3f}]")
     return out
+
+
+def _hms(n: int) -> str:
+    return f"{n // 3600}:{n // 60 % 60:02d}:{n % 60:02d}" if n >= 3600 else f"{n // 60:02d}:{n % 60:02d}"
 
 
 def tensorboard_log(t: datetime, pod: str) -> str:
