@@ -41,9 +41,10 @@ def all_scenarios() -> list[Scenario]:
     import scenarios_none
     import scenarios_rlark
     import scenarios_rlark2
+    import scenarios_rlark3
 
     out: list[Scenario] = []
-    for mod in (scenarios_rlark, scenarios_rlark2, scenarios_ci, scenarios_none):
+    for mod in (scenarios_rlark, scenarios_rlark2, scenarios_rlark3, scenarios_ci, scenarios_none):
         out += mod.SCENARIOS
     names = [s.name for s in out]
     dup = {n for n in names if names.count(n) > 1}

@@ -53,6 +53,7 @@ class PodSpec:
     deletion: datetime | None = None
     default_events: bool = True
     uid_seed: str = ""
+    sidecar: str | None = None         # network sidecar log override
 
 
 @dataclass
@@ -470,7 +471,8 @@ def _write_logs(job: JobSpec, t: TaskSpec, p: PodSpec, pod: Obj, nsdir: Path) ->
     if p.log is not None:
         sections["main"] = p.log
     sections["tensorboard"] = L.tensorboard_log(started, name)
-    sections["rlark-network-sidecar"] = L.sidecar_log(started, f"100.96.{p.ordinal}.{5 + len(t.name) % 7}")
+    sections["rlark-network-sidecar"] = p.sidecar if p.sidecar is not None else L.sidecar_log(
+        started, f"100.96.{p.ordinal}.{5 + len(t.name) % 7}")
     d = nsdir / name
     d.mkdir(parents=True, exist_ok=True)
     (d / "logs.txt").write_text(k.log_sections("rlark-system", name, sections), encoding="utf-8")
