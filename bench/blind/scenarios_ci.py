@@ -1,0 +1,1 @@
+SCENARIOS: list = []
