@@ -7,10 +7,10 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltResponse
 
-from bot.slack.deps import Deps
-from handlers.actions import on_button
-from handlers.commands import on_command
+from bot.conversations.deps import Deps
+from handlers.buttons import on_button
 from handlers.errors import on_error
+from handlers.slash import on_command
 
 ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
 

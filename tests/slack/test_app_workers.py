@@ -1,4 +1,4 @@
-"""Diagnoses in worker processes (`bot.slack.workers`): answered like in-process ones, a killed worker is one line
+"""Diagnoses in worker processes (`bot.workers.pool`): answered like in-process ones, a killed worker is one line
 in the thread and is replaced, a worker past its memory cap is replaced between tasks, refusals collect nothing."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.conversations.diagnosis import LOST
 from bot.models import Target
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding, Settings
-from bot.slack.flow import LOST
-from bot.slack.worker import WorkerSpec
-from bot.slack.workers import WorkerEngine, wait_started
 from bot.sources import Location
 from bot.store.memory import MemoryStore
+from bot.workers.child import WorkerSpec
+from bot.workers.pool import WorkerEngine, wait_started
 
 from .apphost import CHANNEL, EVERYWHERE, AppHost, bundle_of
 from .standin import SlackStandIn

@@ -10,10 +10,10 @@ from bot.redact import Redactor
 from bot.scheduler.wiring import collect_tick, ticked_by
 from bot.service import Service
 from bot.settings import Settings
-from bot.slack.engine import LocalEngine
-from bot.slack.worker import WorkerSpec
-from bot.slack.workers import WorkerEngine, wait_started
 from bot.sources import open_source
+from bot.workers.child import WorkerSpec
+from bot.workers.local import LocalEngine
+from bot.workers.pool import WorkerEngine, wait_started
 
 from .apphost import bundle_of
 

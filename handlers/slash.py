@@ -8,15 +8,15 @@ from typing import Any
 
 from slack_bolt import Ack
 
+from bot.conversations.alerts import alerts_command
+from bot.conversations.deps import Deps
+from bot.conversations.diagnosis import tell_user
+from bot.conversations.parsing import Command, parse_command
+from bot.conversations.requests import channel_lang, diagnose_later, first_time
 from bot.errors import UsageError
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
-from bot.slack.deps import Deps
-from bot.slack.flow import Ask, run_diagnosis, tell, tell_user
-from bot.slack.payloads import Command, parse_command
-from bot.slack.tickets import run_ticket
-from handlers.alerts import alerts_command
-from handlers.common import ack_with, channel_lang, first_time, hand_off
+from handlers.common import ack_with
 
 ACK_BUDGET_SECONDS = 1.5  # what the alerts commands may spend before the ack (Slack allows 3 s in all)
 
@@ -46,7 +46,7 @@ def on_command(deps: Deps, *, ack: Ack, body: dict[str, Any]) -> None:
                              response_url=response_url)
         return
     ack()  # before any store or Slack call: a slow Redis must never make Slack wait
-    _diagnose_later(deps, cmd, channel=channel, user=user, lang=lang, response_url=response_url, trigger=trigger)
+    diagnose_later(deps, cmd, channel=channel, user=user, lang=lang, response_url=response_url, trigger=trigger)
 
 
 def _alerts_now_or_later(deps: Deps, ack: Ack, cmd: Command, *, channel: str, user: str, lang: str,
@@ -76,20 +76,3 @@ def _alerts_now_or_later(deps: Deps, ack: Ack, cmd: Command, *, channel: str, us
         ack()
     else:
         ack_with(ack, deps, message=reply)
-
-
-def _diagnose_later(deps: Deps, cmd: Command, *, channel: str, user: str, lang: str, response_url: str | None,
-                    trigger: str | None) -> None:
-    assert cmd.target is not None
-    ask = Ask(channel=channel, user=user, target=cmd.target, lang=lang, response_url=response_url)
-
-    def work() -> str:
-        if not first_time(deps, trigger):  # a request already taken (Slack's retry, a double submission)
-            return "duplicate_request"
-        return run_ticket(deps, ask) if cmd.verb == "ticket" else run_diagnosis(deps, ask)
-
-    def say(message: SlackMessage) -> None:
-        tell(deps, ask, message=message)
-
-    hand_off(deps, work=work, lang=lang, tell=say,
-             audit={"user": user, "channel": channel, "command": cmd.verb, "target": str(cmd.target)})

@@ -12,18 +12,18 @@ import contextlib
 import time
 from dataclasses import dataclass
 
+from bot.conversations.access import allows, binding_for
+from bot.conversations.deps import Deps
+from bot.conversations.ports import SlackDown, seal_message
 from bot.errors import NotFound, UserError
 from bot.models import Target
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
 from bot.render.slack_roots import root_failed, root_progress
 from bot.settings import ChannelBinding
-from bot.slack.authz import allows, binding_for
-from bot.slack.deps import Deps
-from bot.slack.engine import Answer, WorkerLost
-from bot.slack.sink import SlackDown, seal_message
 from bot.sources import Location
 from bot.store.base import StoreUnavailable
+from bot.workers.api import Answer, WorkerLost
 
 COOLDOWN_SECONDS = 60
 THREAD_MEMORY_SECONDS = 24 * 3600

@@ -1,0 +1,114 @@
+"""`/rlark alerts`, `mute KEY DURATION`, `unmute KEY` (and the alert's Mute button): answered ephemerally, over
+the alert records and mutes in the store. Muting needs the admin group."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.alerts import keys, mutes
+from bot.alerts.model import Record
+from bot.checks.alerts import Alert
+from bot.conversations.deps import Deps
+from bot.conversations.parsing import Command
+from bot.conversations.ports import SlackDown
+from bot.errors import UsageError, UserError
+from bot.render.ephemeral import ephemeral
+from bot.render.slack_message import SlackMessage
+from bot.settings import Settings
+from bot.store.base import Store, StoreUnavailable
+
+
+def _when(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts, UTC)
+
+
+def _summary(f: mutes.Firing) -> str:
+    return f.summary + (f" (+{f.objects - 1} more)" if f.objects > 1 else "")
+
+
+class StoreAlertOps:
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self._store, self._settings = store, settings
+
+    def firing_for(self, channel: str) -> tuple[list[Alert], dict[str, str]]:
+        binding = self._settings.channels.get(channel)
+        if binding is None:
+            return [], {}
+        firing = mutes.list_firing(self._store, binding)
+        alerts = [Alert(check=f.key.split(":", 1)[0], case=f.case, object=f.object, severity=f.severity,
+                        since=_when(f.since), summary=_summary(f)) for f in firing]
+        muted = {f.key: f"{_when(f.muted_until):%Y-%m-%dT%H:%M:%SZ}" for f in firing if f.muted_until is not None}
+        return alerts, muted
+
+    def resolve_key(self, key: str) -> str:
+        """The alert thread a key names: its own key, or the key of the cause whose objects include the key's
+        object (`rlark-bot check` prints one key per object; Slack shows one thread per cause). A key that names
+        no alert the bot has seen is refused, so a typo never looks like a mute."""
+        check, _, obj = key.partition(":")
+        for _, versioned in self._store.scan_docs(keys.RECORD):
+            rec = Record.from_doc(versioned.doc["record"])
+            if rec.key == key:
+                return rec.key
+            if rec.key.partition(":")[0] == check and (obj == rec.object or obj in rec.objects):
+                return rec.key
+        raise UsageError(f"no alert has the key {key[:120]} (see /rlark alerts)")
+
+    def mute(self, key: str, *, seconds: int, by: str) -> str:
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=seconds)
+        mutes.mute(self._store, key=self.resolve_key(key), until=until, by=by, now=now)
+        return f"{until:%Y-%m-%dT%H:%M:%SZ}"
+
+    def unmute(self, key: str, *, by: str) -> None:
+        if not mutes.unmute(self._store, self.resolve_key(key)):
+            raise UsageError(f"{key[:120]} is not muted")
+
+
+def is_admin(deps: Deps, user: str) -> bool:
+    group = deps.settings.admin_usergroup
+    if not group or deps.admins is None:
+        return False
+    try:
+        return user in deps.admins.members(group)
+    except SlackDown as exc:
+        deps.log.warning("admin user group not readable", extra={"reason": str(exc)})
+        return False
+
+
+def _human(seconds: int) -> str:
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m"), (secs, "s")) if n]
+    return "".join(parts) or "0s"
+
+
+def alerts_command(deps: Deps, cmd: Command, *, channel: str, user: str, lang: str) -> SlackMessage:
+    r = deps.redactor
+    if deps.alerts is None:
+        return ephemeral("alerts", lang=lang, redactor=r, alerts=[])
+    try:
+        if cmd.verb == "alerts":
+            firing, muted = deps.alerts.firing_for(channel)
+            deps.metrics.count_command(command="alerts", outcome="ok")
+            return ephemeral("alerts", lang=lang, redactor=r, alerts=firing, muted=muted)
+        if not is_admin(deps, user):
+            deps.metrics.count_command(command=cmd.verb, outcome="not_allowed")
+            return ephemeral("not_allowed", lang=lang, redactor=r)
+        if cmd.verb == "mute":
+            until = deps.alerts.mute(cmd.key, seconds=cmd.seconds, by=user)
+            deps.log.info("command", extra={"user": user, "channel": channel, "command": "mute", "target": cmd.key,
+                                            "outcome": "muted"})
+            deps.metrics.count_command(command="mute", outcome="ok")
+            return ephemeral("muted", lang=lang, redactor=r, key=cmd.key, duration=_human(cmd.seconds), until=until)
+        deps.alerts.unmute(cmd.key, by=user)
+        deps.log.info("command", extra={"user": user, "channel": channel, "command": "unmute", "target": cmd.key,
+                                        "outcome": "unmuted"})
+        deps.metrics.count_command(command="unmute", outcome="ok")
+        return ephemeral("unmuted", lang=lang, redactor=r, key=cmd.key)
+    except StoreUnavailable:
+        deps.metrics.count_command(command=cmd.verb, outcome="store_down")
+        return ephemeral("error", lang=lang, redactor=r)
+    except UserError as exc:  # an alert key that names nothing, an unmute of what was not muted
+        deps.metrics.count_command(command=cmd.verb, outcome="usage")
+        return ephemeral("usage", lang=lang, redactor=r, command=deps.settings.slash_command, reason=str(exc))
