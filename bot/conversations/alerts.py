@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from bot.alerts import keys, mutes
 from bot.alerts.model import Record
 from bot.checks.alerts import Alert
+from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.parsing import Command
 from bot.conversations.ports import SlackDown
@@ -83,32 +84,30 @@ def _human(seconds: int) -> str:
     return "".join(parts) or "0s"
 
 
-def alerts_command(deps: Deps, cmd: Command, *, channel: str, user: str, lang: str) -> SlackMessage:
+def alerts_command(deps: Deps, cmd: Command, *, audit: Audit, lang: str) -> SlackMessage:
+    """The ephemeral answer to `alerts`, `mute` or `unmute`; the outcome goes to the request's audit."""
     r = deps.redactor
     if deps.alerts is None:
         return ephemeral("alerts", lang=lang, redactor=r, alerts=[])
+    audit.about(command=cmd.verb, target=cmd.key or None)
     try:
         if cmd.verb == "alerts":
-            firing, muted = deps.alerts.firing_for(channel)
-            deps.metrics.count_command(command="alerts", outcome="ok")
+            firing, muted = deps.alerts.firing_for(audit.channel)
+            audit.outcome("ok")
             return ephemeral("alerts", lang=lang, redactor=r, alerts=firing, muted=muted)
-        if not is_admin(deps, user):
-            deps.metrics.count_command(command=cmd.verb, outcome="not_allowed")
+        if not is_admin(deps, audit.user):
+            audit.outcome("not_allowed")
             return ephemeral("not_allowed", lang=lang, redactor=r)
         if cmd.verb == "mute":
-            until = deps.alerts.mute(cmd.key, seconds=cmd.seconds, by=user)
-            deps.log.info("command", extra={"user": user, "channel": channel, "command": "mute", "target": cmd.key,
-                                            "outcome": "muted"})
-            deps.metrics.count_command(command="mute", outcome="ok")
+            until = deps.alerts.mute(cmd.key, seconds=cmd.seconds, by=audit.user)
+            audit.outcome("ok")
             return ephemeral("muted", lang=lang, redactor=r, key=cmd.key, duration=_human(cmd.seconds), until=until)
-        deps.alerts.unmute(cmd.key, by=user)
-        deps.log.info("command", extra={"user": user, "channel": channel, "command": "unmute", "target": cmd.key,
-                                        "outcome": "unmuted"})
-        deps.metrics.count_command(command="unmute", outcome="ok")
+        deps.alerts.unmute(cmd.key, by=audit.user)
+        audit.outcome("ok")
         return ephemeral("unmuted", lang=lang, redactor=r, key=cmd.key)
     except StoreUnavailable:
-        deps.metrics.count_command(command=cmd.verb, outcome="store_down")
+        audit.outcome("store_down")
         return ephemeral("error", lang=lang, redactor=r)
     except UserError as exc:  # an alert key that names nothing, an unmute of what was not muted
-        deps.metrics.count_command(command=cmd.verb, outcome="usage")
+        audit.outcome("usage")
         return ephemeral("usage", lang=lang, redactor=r, command=deps.settings.slash_command, reason=str(exc))

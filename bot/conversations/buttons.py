@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.conversations.alerts import alerts_command
+from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, locate_allowed, run_diagnosis, tell, tell_user
 from bot.conversations.parsing import Command, parse_key
@@ -43,20 +44,21 @@ def _target(value: str) -> Target:
         raise UsageError(str(exc)) from exc
 
 
-def pressed(deps: Deps, press: Press) -> None:
+def pressed(deps: Deps, press: Press, *, audit: Audit) -> None:
     """Mute at once; Ticket, Re-run and Evidence on the bounded pool, into the button's thread."""
     lang = channel_lang(deps, press.channel)
     if not first_time(deps, press.request_id):
         return
     if press.action_id == "rlark_mute":
-        _mute(deps, press, lang=lang)
+        _mute(deps, press, lang=lang, audit=audit)
         return
     try:
         ask = Ask(channel=press.channel, user=press.user, target=_target(press.value), lang=lang,
                   thread_ts=press.thread or None)
     except (UsageError, ValueError):
-        _unreadable(deps, press, lang=lang)
+        _unreadable(deps, press, lang=lang, audit=audit)
         return
+    audit.about(target=str(ask.target))
     action_id, thread = press.action_id, press.thread
 
     def work() -> str:
@@ -77,15 +79,13 @@ def pressed(deps: Deps, press: Press) -> None:
     def say(message: SlackMessage) -> None:
         tell(deps, ask, message=message)
 
-    hand_off(deps, work=work, lang=lang, tell=say,
-             audit={"user": press.user, "channel": press.channel, "command": action_id, "target": str(ask.target)})
+    hand_off(deps, work=work, lang=lang, tell=say, audit=audit)
 
 
-def _unreadable(deps: Deps, press: Press, *, lang: str, action_id: str | None = None) -> None:
+def _unreadable(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
     """A button whose value names nothing the bot can read (edited, from an older version): one line back."""
-    action_id = action_id or press.action_id
-    deps.log.warning("button with an unreadable value", extra={"action": action_id})
-    deps.metrics.count_command(command=action_id, outcome="usage")
+    deps.log.warning("button with an unreadable value", extra={"action": press.action_id})
+    audit.outcome("usage")
     if press.channel and press.user:
         reason = UNREADABLE.get(lang, UNREADABLE["en"])
         tell_user(deps, channel=press.channel, user=press.user, thread_ts=press.thread or None,
@@ -94,11 +94,11 @@ def _unreadable(deps: Deps, press: Press, *, lang: str, action_id: str | None = 
                                     reason=reason))
 
 
-def _mute(deps: Deps, press: Press, *, lang: str) -> None:
+def _mute(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
     try:
         cmd = Command("mute", key=parse_key(press.value), seconds=DEFAULT_MUTE_SECONDS)
     except UsageError:
-        _unreadable(deps, press, lang=lang, action_id="rlark_mute")
+        _unreadable(deps, press, lang=lang, audit=audit)
         return
-    reply = alerts_command(deps, cmd, channel=press.channel, user=press.user, lang=lang)
+    reply = alerts_command(deps, cmd, audit=audit, lang=lang)
     tell_user(deps, channel=press.channel, user=press.user, message=reply, thread_ts=press.thread or None)
