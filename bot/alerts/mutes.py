@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
 
 from bot.alerts import keys
-from bot.alerts.model import Record
+from bot.alerts.model import Record, Seconds
 from bot.alerts.routing import binding_hears
+from bot.models.refs import SEVERITY_RANK, Severity
 from bot.settings import ChannelBinding
 from bot.store.base import Store
 
@@ -32,18 +32,18 @@ class Firing:
     case: str
     object: str
     objects: int
-    severity: str
+    severity: Severity
     summary: str
     since: float | None
     muted_until: float | None
 
 
-def mute(store: Store, *, key: str, until: datetime, by: str, now: datetime) -> Mute:
+def mute(store: Store, *, key: str, until: Seconds, by: str, now: Seconds) -> Mute:
     """Mute `key` until `until`. Raises ValueError (one line) when `until` is not in the future."""
-    seconds = (until - now).total_seconds()
+    seconds = until - now
     if seconds <= 0:
         raise ValueError("a mute must end in the future")
-    entry = Mute(key=key, until=until.timestamp(), by=by)
+    entry = Mute(key=key, until=until, by=by)
     store.put(keys.MUTE + key, json.dumps({"until": entry.until, "by": by}), ttl_seconds=seconds)
     return entry
 
@@ -79,5 +79,4 @@ def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[Firin
         out.append(Firing(key=rec.key, case=rec.case, object=rec.object, objects=len(rec.objects),
                           severity=rec.severity, summary=rec.summary, since=rec.since,
                           muted_until=m.until if m is not None else None))
-    rank = {"critical": 0, "error": 1, "warning": 2, "info": 3}
-    return sorted(out, key=lambda f: (rank.get(f.severity, 4), f.key))
+    return sorted(out, key=lambda f: (-SEVERITY_RANK.get(f.severity, -1), f.key))

@@ -44,6 +44,7 @@ class TickReport:
     delivered: int = 0
     undelivered: int = 0
     degraded: bool = False
+    firing: int = 0  # alert threads firing after this tick, as this replica knows them (muted ones included)
 
 
 class Notifier:
@@ -84,6 +85,7 @@ class Notifier:
             self.degraded = report.degraded = True
             self._step_local(observations, now=now, unreadable=set(unreadable), checks=checks, skip=done,
                              report=report)
+        report.firing = sum(1 for record in self._known.values() if record.state == "firing")
         return report
 
     def _step_stored(self, observations: dict[str, Observation], *, now: float, unreadable: set[str],

@@ -3,7 +3,8 @@ the alert records and mutes in the store. Muting needs the admin group."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import time
+from datetime import UTC, datetime
 
 from bot.alerts import keys, mutes
 from bot.alerts.model import Record
@@ -13,6 +14,7 @@ from bot.conversations.deps import Deps
 from bot.conversations.parsing import Command
 from bot.conversations.ports import SlackDown
 from bot.errors import UsageError, UserError
+from bot.models.refs import parse_alert_key
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
 from bot.settings import Settings
@@ -36,7 +38,7 @@ class StoreAlertOps:
         if binding is None:
             return [], {}
         firing = mutes.list_firing(self._store, binding)
-        alerts = [Alert(check=f.key.split(":", 1)[0], case=f.case, object=f.object, severity=f.severity,
+        alerts = [Alert(check=parse_alert_key(f.key)[0], case=f.case, object=f.object, severity=f.severity,
                         since=_when(f.since), summary=_summary(f)) for f in firing]
         muted = {f.key: f"{_when(f.muted_until):%Y-%m-%dT%H:%M:%SZ}" for f in firing if f.muted_until is not None}
         return alerts, muted
@@ -45,20 +47,20 @@ class StoreAlertOps:
         """The alert thread a key names: its own key, or the key of the cause whose objects include the key's
         object (`rlark-bot check` prints one key per object; Slack shows one thread per cause). A key that names
         no alert the bot has seen is refused, so a typo never looks like a mute."""
-        check, _, obj = key.partition(":")
+        check, obj = parse_alert_key(key)
         for _, versioned in self._store.scan_docs(keys.RECORD):
             rec = Record.from_doc(versioned.doc["record"])
             if rec.key == key:
                 return rec.key
-            if rec.key.partition(":")[0] == check and (obj == rec.object or obj in rec.objects):
+            if parse_alert_key(rec.key)[0] == check and (obj == rec.object or obj in rec.objects):
                 return rec.key
         raise UsageError(f"no alert has the key {key[:120]} (see /rlark alerts)")
 
     def mute(self, key: str, *, seconds: int, by: str) -> str:
-        now = datetime.now(UTC)
-        until = now + timedelta(seconds=seconds)
+        now = time.time()
+        until = now + seconds
         mutes.mute(self._store, key=self.resolve_key(key), until=until, by=by, now=now)
-        return f"{until:%Y-%m-%dT%H:%M:%SZ}"
+        return f"{_when(until):%Y-%m-%dT%H:%M:%SZ}"
 
     def unmute(self, key: str, *, by: str) -> None:
         if not mutes.unmute(self._store, self.resolve_key(key)):

@@ -95,7 +95,8 @@ def start_alerts(bot: BotProcess) -> None:
     sink = SlackAlertSink(deps.sink, deps.redactor, on_delivered=deps.metrics.alert_transition)
     scheduler = build_scheduler(settings=deps.settings, store=deps.store, sink=sink, source=deps.source,
                                 runbook=deps.service.runbook, collect=ticked_by(deps.engine.tick),
-                                on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds))
+                                on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds),
+                                on_firing=deps.metrics.set_alerts_firing)
     scheduler.start()
     bot.on_stop.append(lambda: scheduler.shutdown(wait=True))
 

@@ -139,7 +139,7 @@ def test_mute_then_expiry_adds_one_reply(redis_url: str, store_prefix: str, tmp_
     world.set(pools=[nodepool("a3", "InsufficientCapacity")])
     bot = Bot(url=redis_url, prefix=store_prefix, tmp=tmp_path, slack=slack, world=world)
     bot.tick(T0)
-    mute(bot.store, key=POOL_KEY, until=START.replace(microsecond=500_000), by="U1", now=START)
+    mute(bot.store, key=POOL_KEY, until=START.replace(microsecond=500_000).timestamp(), by="U1", now=START.timestamp())
     world.set(pools=[nodepool("a3", "quota exceeded")])
     bot.tick(T0 + 700)  # muted (Redis still holds the 0.5 s mute): the change is not posted
     [ts] = roots(slack).values()

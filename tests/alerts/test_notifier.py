@@ -172,7 +172,7 @@ def test_mute_unmute_and_list_firing() -> None:
     n.tick([pool("a3")], now=T0)
     from datetime import UTC, datetime, timedelta
     now = datetime.fromtimestamp(T0, UTC)
-    mute(store, key=key, until=now + timedelta(hours=2), by="U1", now=now)
+    mute(store, key=key, until=(now + timedelta(hours=2)).timestamp(), by="U1", now=now.timestamp())
     assert store.ttl(keys.MUTE + key) == 7200
     [firing] = list_firing(store)
     assert firing.key == key and firing.muted_until == T0 + 7200
