@@ -4,7 +4,7 @@ the alert records and mutes in the store. Muting needs the admin group."""
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 
 from bot.alerts import keys, mutes
 from bot.alerts.model import Record
@@ -15,6 +15,7 @@ from bot.conversations.parsing import Command
 from bot.conversations.ports import SlackDown
 from bot.errors import UsageError, UserError
 from bot.models.refs import parse_alert_key
+from bot.models.times import from_seconds, rfc3339
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
 from bot.settings import Settings
@@ -22,7 +23,7 @@ from bot.store.base import Store, StoreUnavailable
 
 
 def _when(ts: float | None) -> datetime | None:
-    return None if ts is None else datetime.fromtimestamp(ts, UTC)
+    return None if ts is None else from_seconds(ts)
 
 
 def _summary(f: mutes.Firing) -> str:
@@ -40,7 +41,7 @@ class StoreAlertOps:
         firing = mutes.list_firing(self._store, binding)
         alerts = [Alert(check=parse_alert_key(f.key)[0], case=f.case, object=f.object, severity=f.severity,
                         since=_when(f.since), summary=_summary(f)) for f in firing]
-        muted = {f.key: f"{_when(f.muted_until):%Y-%m-%dT%H:%M:%SZ}" for f in firing if f.muted_until is not None}
+        muted = {f.key: rfc3339(from_seconds(f.muted_until)) for f in firing if f.muted_until is not None}
         return alerts, muted
 
     def resolve_key(self, key: str) -> str:
@@ -60,7 +61,7 @@ class StoreAlertOps:
         now = time.time()
         until = now + seconds
         mutes.mute(self._store, key=self.resolve_key(key), until=until, by=by, now=now)
-        return f"{_when(until):%Y-%m-%dT%H:%M:%SZ}"
+        return rfc3339(from_seconds(until))
 
     def unmute(self, key: str, *, by: str) -> None:
         if not mutes.unmute(self._store, self.resolve_key(key)):

@@ -16,11 +16,10 @@ from bot.errors import UsageError
 from bot.models import Target
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_actions import parse_target_value
+from bot.render.slack_labels import label
 from bot.render.slack_message import SlackMessage
 
 DEFAULT_MUTE_SECONDS = 2 * 3600
-UNREADABLE = {"en": "That button names nothing the bot can act on (its value is not readable)",
-              "zh": "这个按钮的内容无法识别，机器人无法处理"}
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ def _unreadable(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
     deps.log.warning("button with an unreadable value", extra={"action": press.action_id})
     audit.outcome("usage")
     if press.channel and press.user:
-        reason = UNREADABLE.get(lang, UNREADABLE["en"])
+        reason = label("reply.unreadable", lang)
         tell_user(deps, channel=press.channel, user=press.user, thread_ts=press.thread or None,
                   response_url=press.response_url or None,
                   message=ephemeral("usage", lang=lang, redactor=deps.redactor, command=deps.settings.slash_command,
