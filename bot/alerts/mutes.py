@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from bot.alerts import keys
+from bot.alerts import storage
 from bot.alerts.model import Record, Seconds
 from bot.alerts.routing import binding_hears
 from bot.models.refs import SEVERITY_RANK, Severity
@@ -44,19 +44,19 @@ def mute(store: Store, *, key: str, until: Seconds, by: str, now: Seconds) -> Mu
     if seconds <= 0:
         raise ValueError("a mute must end in the future")
     entry = Mute(key=key, until=until, by=by)
-    store.put(keys.MUTE + key, json.dumps({"until": entry.until, "by": by}), ttl_seconds=seconds)
+    store.put(storage.MUTE + key, json.dumps({"until": entry.until, "by": by}), ttl_seconds=seconds)
     return entry
 
 
 def unmute(store: Store, key: str) -> bool:
     """End the mute on `key` now; False when it was not muted."""
-    was = store.get(keys.MUTE + key) is not None
-    store.delete(keys.MUTE + key)
+    was = store.get(storage.MUTE + key) is not None
+    store.delete(storage.MUTE + key)
     return was
 
 
 def muted(store: Store, key: str) -> Mute | None:
-    raw = store.get(keys.MUTE + key)
+    raw = store.get(storage.MUTE + key)
     if raw is None:
         return None
     data = json.loads(raw)
@@ -68,7 +68,7 @@ def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[Firin
     `alerts` flag: a channel may ask what fires in its scope even when it does not receive alerts)."""
     out: list[Firing] = []
     probe = scope.model_copy(update={"alerts": True}) if scope is not None else None
-    for _, versioned in store.scan_docs(keys.RECORD):
+    for _, versioned in store.scan_docs(storage.RECORD):
         rec = Record.from_doc(versioned.doc["record"])
         if rec.state != "firing":
             continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-from bot.alerts import keys, mutes
+from bot.alerts import mutes, storage
 from bot.alerts.model import Record
 from bot.checks.alerts import Alert
 from bot.conversations.audit import Audit
@@ -49,7 +49,7 @@ class StoreAlertOps:
         object (`rlark-bot check` prints one key per object; Slack shows one thread per cause). A key that names
         no alert the bot has seen is refused, so a typo never looks like a mute."""
         check, obj = parse_alert_key(key)
-        for _, versioned in self._store.scan_docs(keys.RECORD):
+        for _, versioned in self._store.scan_docs(storage.RECORD):
             rec = Record.from_doc(versioned.doc["record"])
             if rec.key == key:
                 return rec.key

@@ -16,10 +16,11 @@ from typing import Any, Final
 from bot.checks.alerts import Alert
 from bot.models.times import rfc3339
 from bot.redact import Redactor
+from bot.redact.allow import REDACTED_PREFIX
 from bot.render import blocklimits as lim
-from bot.render.blocks import EMOJI
 from bot.render.slack_labels import label, lang_index, severity
 from bot.render.slack_message import SlackMessage, context, finish, section
+from bot.render.slack_reply import EMOJI
 from bot.render.slack_text import clean_line, cut, inline, mrkdwn
 
 ALERTS_SHOWN: Final = 20
@@ -66,7 +67,7 @@ def _one(text: str) -> SlackMessage:
 
 
 def _is_url(text: str) -> bool:
-    return text.startswith("https://") and not any(c in text for c in " <>|`") and "[REDACTED:" not in text
+    return text.startswith("https://") and not any(c in text for c in " <>|`") and REDACTED_PREFIX not in text
 
 
 def _field(value: Any) -> str | None:

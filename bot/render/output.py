@@ -15,12 +15,13 @@ from bot.checks.alerts import Alert
 from bot.diagnose.result import Diagnosis
 from bot.models.times import rfc3339
 from bot.redact import Redactor, SafeText, dump_json, seal
+from bot.redact.allow import REDACTED_PREFIX
 from bot.render.plain import plain
 from bot.render.report import build_report, contract_json
 from bot.render.slack_labels import escalation
 
 FORMATS = ("text", "markdown", "json", "ticket")
-_MARK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
+_MARK = re.compile(re.escape(REDACTED_PREFIX) + r"([a-z0-9_.-]+)\]")
 
 
 @lru_cache(maxsize=1)

@@ -17,10 +17,10 @@ from typing import Protocol
 from bot.diagnose import Diagnosis
 from bot.models import Target
 from bot.redact import Redactor
-from bot.render.blocks import diagnosis_reply
 from bot.render.report import build_report
 from bot.render.slack_evidence import redaction_counts
 from bot.render.slack_message import SlackMessage
+from bot.render.slack_reply import diagnosis_reply
 from bot.render.slack_roots import root_verdict
 from bot.service import Ticked
 from bot.sources import Location
