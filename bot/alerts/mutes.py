@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.alerts import storage
 from bot.alerts.model import Record, Seconds
 from bot.alerts.routing import binding_hears
-from bot.models.refs import SEVERITY_RANK, Severity
+from bot.models.refs import SEVERITY_RANK
 from bot.settings import ChannelBinding
 from bot.store.base import Store
 
@@ -22,20 +22,6 @@ class Mute:
     key: str
     until: float
     by: str
-
-
-@dataclass(frozen=True)
-class Firing:
-    """One firing alert as `/rlark alerts` lists it."""
-
-    key: str
-    case: str
-    object: str
-    objects: int
-    severity: Severity
-    summary: str
-    since: float | None
-    muted_until: float | None
 
 
 def mute(store: Store, *, key: str, until: Seconds, by: str, now: Seconds) -> Mute:
@@ -63,10 +49,10 @@ def muted(store: Store, key: str) -> Mute | None:
     return Mute(key=key, until=float(data["until"]), by=str(data.get("by", "")))
 
 
-def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[Firing]:
-    """Firing alerts, most severe first; with `scope`, only those that binding would hear (ignoring its
-    `alerts` flag: a channel may ask what fires in its scope even when it does not receive alerts)."""
-    out: list[Firing] = []
+def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[tuple[Record, Mute | None]]:
+    """Firing alerts with their mutes, most severe first; with `scope`, only those that binding would hear
+    (ignoring its `alerts` flag: a channel may ask what fires in its scope even when it does not receive alerts)."""
+    out: list[tuple[Record, Mute | None]] = []
     probe = scope.model_copy(update={"alerts": True}) if scope is not None else None
     for _, versioned in store.scan_docs(storage.RECORD):
         rec = Record.from_doc(versioned.doc["record"])
@@ -75,8 +61,5 @@ def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[Firin
         if probe is not None and not any(binding_hears(probe, ref, domain=rec.domain)
                                          for ref in (rec.object, *rec.objects)):
             continue
-        m = muted(store, rec.key)
-        out.append(Firing(key=rec.key, case=rec.case, object=rec.object, objects=len(rec.objects),
-                          severity=rec.severity, summary=rec.summary, since=rec.since,
-                          muted_until=m.until if m is not None else None))
-    return sorted(out, key=lambda f: (-SEVERITY_RANK.get(f.severity, -1), f.key))
+        out.append((rec, muted(store, rec.key)))
+    return sorted(out, key=lambda pair: (-SEVERITY_RANK.get(pair[0].severity, -1), pair[0].key))

@@ -26,8 +26,8 @@ def _when(ts: float | None) -> datetime | None:
     return None if ts is None else from_seconds(ts)
 
 
-def _summary(f: mutes.Firing) -> str:
-    return f.summary + (f" (+{f.objects - 1} more)" if f.objects > 1 else "")
+def _summary(rec: Record) -> str:
+    return rec.summary + (f" (+{len(rec.objects) - 1} more)" if len(rec.objects) > 1 else "")
 
 
 class StoreAlertOps:
@@ -39,9 +39,9 @@ class StoreAlertOps:
         if binding is None:
             return [], {}
         firing = mutes.list_firing(self._store, binding)
-        alerts = [Alert(check=parse_alert_key(f.key)[0], case=f.case, object=f.object, severity=f.severity,
-                        since=_when(f.since), summary=_summary(f)) for f in firing]
-        muted = {f.key: rfc3339(from_seconds(f.muted_until)) for f in firing if f.muted_until is not None}
+        alerts = [Alert(check=parse_alert_key(rec.key)[0], case=rec.case, object=rec.object, severity=rec.severity,
+                        since=_when(rec.since), summary=_summary(rec)) for rec, _ in firing]
+        muted = {rec.key: rfc3339(from_seconds(m.until)) for rec, m in firing if m is not None}
         return alerts, muted
 
     def resolve_key(self, key: str) -> str:

@@ -174,8 +174,8 @@ def test_mute_unmute_and_list_firing() -> None:
     now = datetime.fromtimestamp(T0, UTC)
     mute(store, key=key, until=(now + timedelta(hours=2)).timestamp(), by="U1", now=now.timestamp())
     assert store.ttl(storage.MUTE + key) == 7200
-    [firing] = list_firing(store)
-    assert firing.key == key and firing.muted_until == T0 + 7200
+    [(firing, muted)] = list_firing(store)
+    assert firing.key == key and muted is not None and muted.until == T0 + 7200
     assert list_firing(store, ChannelBinding(clusters=["other"], namespaces="*")) == []
     n.tick([pool("a3", condition="Ready=False")], now=T0 + 700)
     assert len(sink.sent) == 1  # muted: the change is not posted
