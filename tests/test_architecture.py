@@ -147,3 +147,39 @@ def test_a_module_added_in_any_package_is_covered_by_the_contracts(tmp_path: Pat
         "The Slack side: the composition root above the listeners and the SDK adapter, conversations below both",
         "The pure core imports no SDK",
     }
+
+
+SLACK_SENDERS = {ROOT / "bot" / "slack" / "sink.py", ROOT / "bot" / "slack" / "client.py"}
+BOLT_SENDERS = {"say", "respond", "client"}  # what bolt injects into a listener that takes them: any str goes
+
+
+def _slack_bypasses(path: Path, root: Path = ROOT, *, listeners: bool = True) -> list[str]:
+    """Direct Web API calls (`x.chat_*`, `x.files_*`, `x.api_call`) and, with `listeners`, functions that take
+    bolt's `say`, `respond` or `client`: everything must go through the ChatSink, which takes sealed messages
+    only. (Outside the listeners, the adapter's factories take a client to build on.)"""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        where = f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr.startswith(("chat_", "files_")) or node.func.attr == "api_call"):
+            found.append(f"{where}: .{node.func.attr}()")
+        if listeners and isinstance(node, ast.FunctionDef | ast.Lambda):
+            names = {a.arg for a in (*node.args.args, *node.args.kwonlyargs)}
+            found += [f"{where}: takes bolt's {name}" for name in sorted(names & BOLT_SENDERS)]
+    return found
+
+
+def test_only_the_chat_sink_calls_the_slack_web_api() -> None:
+    found = [v for path in sorted(set((ROOT / "bot").rglob("*.py")) - SLACK_SENDERS)
+             for v in _slack_bypasses(path, listeners=False)]
+    found += [v for path in sorted((ROOT / "handlers").rglob("*.py")) for v in _slack_bypasses(path)]
+    assert found == []
+
+
+def test_the_slack_scanner_sees_a_bypass(tmp_path: Path) -> None:
+    sneaky = tmp_path / "listener.py"
+    sneaky.write_text("def on(ack, body, say):\n    say('x')\n\n\ndef other(client):\n"
+                      "    client.chat_postMessage(channel='C', text='t')\n    client.files_upload_v2(content='c')\n")
+    found = _slack_bypasses(sneaky, tmp_path)
+    assert sorted(int(v.split(":")[1]) for v in found) == [1, 5, 6, 7]

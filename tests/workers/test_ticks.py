@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from slack.apphost import bundle_of
 
 from bot.redact import Redactor
 from bot.scheduler.wiring import collect_tick, ticked_by
@@ -14,8 +15,6 @@ from bot.sources import open_source
 from bot.workers.child import WorkerSpec
 from bot.workers.local import LocalEngine
 from bot.workers.pool import WorkerEngine, wait_started
-
-from .apphost import bundle_of
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
