@@ -11,7 +11,7 @@ from slack_bolt import Ack, App, BoltContext
 from bot.conversations.deps import Deps
 from handlers.buttons import on_button
 from handlers.errors import on_error
-from handlers.middleware import audit, audited, drop_retries, when_ready
+from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
 from handlers.slash import on_command
 
 ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
@@ -20,16 +20,17 @@ ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
 def register(app: App, deps: Deps) -> None:
     app.middleware(drop_retries(deps))
     app.middleware(audit(deps))
+    app.middleware(admin_group(deps))
 
     @app.command(deps.settings.slash_command, middleware=[when_ready(deps)])
     def command(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         with audited(context) as record:
-            on_command(deps, ack=ack, body=body, audit=record)
+            on_command(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
 
     @app.action(ACTIONS)
     def button(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         with audited(context) as record:
-            on_button(deps, ack=ack, body=body, audit=record)
+            on_button(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
 
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:

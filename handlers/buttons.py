@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from slack_bolt import Ack
@@ -18,7 +19,7 @@ def _thread(body: dict[str, Any]) -> str:
                or "")
 
 
-def on_button(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit) -> None:
+def on_button(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit, admin: Callable[[], bool]) -> None:
     ack()
     action = dict((body.get("actions") or [{}])[0])
     action_id = str(action.get("action_id", ""))
@@ -26,4 +27,4 @@ def on_button(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit) -> No
     request_id = f"{action_id}:{body.get('trigger_id') or action.get('action_ts')}"
     pressed(deps, Press(action_id=action_id, value=str(action.get("value", "")), channel=audit.channel,
                         user=audit.user, thread=_thread(body), request_id=request_id,
-                        response_url=url if isinstance(url, str) and url else None), audit=audit)
+                        response_url=url if isinstance(url, str) and url else None), audit=audit, admin=admin)

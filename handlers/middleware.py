@@ -1,9 +1,11 @@
 """What every request goes through, written once as bolt middleware: Slack's retries dropped, the audit of
-each command and button (its line and the commands counter), and the refusal while the bot is starting."""
+each command and button (its line and the commands counter), the admin-group check, and the refusal while the
+bot is starting."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -11,6 +13,7 @@ from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
 
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
+from bot.conversations.ports import SlackDown
 from bot.conversations.requests import channel_lang
 from bot.render.ephemeral import ephemeral
 from handlers.common import ack_with
@@ -67,6 +70,30 @@ def audited(context: BoltContext) -> Iterator[Audit]:
         yield record
     finally:
         record.listener_returned()
+
+
+def admin_group(deps: Deps) -> Middleware:
+    def admin(req: BoltRequest, next: Next) -> BoltResponse | None:
+        """`is_admin` in the listener's context: whether the requester is in `RLARK_BOT_ADMIN_USERGROUP`, asked of
+        Slack (cached) only when a conversation needs it, so the ack never waits on it."""
+        subject = _subject(req.body)
+        if subject is not None:
+            user = subject[0]
+            req.context["is_admin"] = functools.cache(lambda: _in_admin_group(deps, user))
+        return next()
+
+    return admin
+
+
+def _in_admin_group(deps: Deps, user: str) -> bool:
+    group = deps.settings.admin_usergroup
+    if not group or deps.admins is None:
+        return False
+    try:
+        return user in deps.admins.members(group)
+    except SlackDown as exc:
+        deps.log.warning("admin user group not readable", extra={"reason": str(exc)})
+        return False
 
 
 def when_ready(deps: Deps) -> Middleware:

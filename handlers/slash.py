@@ -5,6 +5,7 @@ Readiness, retried requests and the audit line are middleware (`handlers.middlew
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -25,7 +26,7 @@ from handlers.common import ack_with
 ACK_BUDGET_SECONDS = 1.5  # what the alerts commands may spend before the ack (Slack allows 3 s in all)
 
 
-def on_command(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit) -> None:
+def on_command(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit, admin: Callable[[], bool]) -> None:
     lang = channel_lang(deps, audit.channel)
     slash = deps.settings.slash_command
     try:
@@ -43,21 +44,22 @@ def on_command(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit) -> N
         return
     trigger, response_url = body.get("trigger_id"), body.get("response_url")
     if cmd.verb in ("alerts", "mute", "unmute"):
-        _alerts_now_or_later(deps, ack, cmd, audit=audit, lang=lang, trigger=trigger, response_url=response_url)
+        _alerts_now_or_later(deps, ack, cmd, audit=audit, lang=lang, trigger=trigger, response_url=response_url,
+                             admin=admin)
         return
     ack()  # before any store or Slack call: a slow Redis must never make Slack wait
     diagnose_later(deps, cmd, audit=audit, lang=lang, response_url=response_url, trigger=trigger)
 
 
 def _alerts_now_or_later(deps: Deps, ack: Ack, cmd: Command, *, audit: Audit, lang: str, trigger: str | None,
-                         response_url: str | None) -> None:
+                         response_url: str | None, admin: Callable[[], bool]) -> None:
     """Answered in the ack when the store answers quickly (it nearly always does); else acknowledged at once
     and answered through the response_url, so a slow Redis never makes Slack wait past its 3 s."""
 
     def work() -> SlackMessage | None:
         if not first_time(deps, trigger):
             return None
-        return alerts_command(deps, cmd, audit=audit, lang=lang)
+        return alerts_command(deps, cmd, audit=audit, lang=lang, admin=admin)
 
     future = deps.pool.submit(work)
     try:

@@ -4,6 +4,7 @@ the alert records and mutes in the store. Muting needs the admin group."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import datetime
 
 from bot.alerts import mutes, storage
@@ -12,7 +13,6 @@ from bot.checks.alerts import Alert
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.parsing import Command
-from bot.conversations.ports import SlackDown
 from bot.errors import UsageError, UserError
 from bot.models.refs import parse_alert_key
 from bot.models.times import from_seconds, rfc3339
@@ -68,17 +68,6 @@ class StoreAlertOps:
             raise UsageError(f"{key[:120]} is not muted")
 
 
-def is_admin(deps: Deps, user: str) -> bool:
-    group = deps.settings.admin_usergroup
-    if not group or deps.admins is None:
-        return False
-    try:
-        return user in deps.admins.members(group)
-    except SlackDown as exc:
-        deps.log.warning("admin user group not readable", extra={"reason": str(exc)})
-        return False
-
-
 def _human(seconds: int) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
@@ -87,8 +76,9 @@ def _human(seconds: int) -> str:
     return "".join(parts) or "0s"
 
 
-def alerts_command(deps: Deps, cmd: Command, *, audit: Audit, lang: str) -> SlackMessage:
-    """The ephemeral answer to `alerts`, `mute` or `unmute`; the outcome goes to the request's audit."""
+def alerts_command(deps: Deps, cmd: Command, *, audit: Audit, lang: str, admin: Callable[[], bool]) -> SlackMessage:
+    """The ephemeral answer to `alerts`, `mute` or `unmute`; the outcome goes to the request's audit. `admin`:
+    whether the asker is in the admin user group (the listeners' middleware decides; asked only to mute)."""
     r = deps.redactor
     if deps.alerts is None:
         return ephemeral("alerts", lang=lang, redactor=r, alerts=[])
@@ -98,7 +88,7 @@ def alerts_command(deps: Deps, cmd: Command, *, audit: Audit, lang: str) -> Slac
             firing, muted = deps.alerts.firing_for(audit.channel)
             audit.outcome("ok")
             return ephemeral("alerts", lang=lang, redactor=r, alerts=firing, muted=muted)
-        if not is_admin(deps, audit.user):
+        if not admin():
             audit.outcome("not_allowed")
             return ephemeral("not_allowed", lang=lang, redactor=r)
         if cmd.verb == "mute":

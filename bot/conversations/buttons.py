@@ -3,6 +3,7 @@ which button, where and by whom."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.conversations.alerts import alerts_command
@@ -43,13 +44,13 @@ def _target(value: str) -> Target:
         raise UsageError(str(exc)) from exc
 
 
-def pressed(deps: Deps, press: Press, *, audit: Audit) -> None:
+def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool]) -> None:
     """Mute at once; Ticket, Re-run and Evidence on the bounded pool, into the button's thread."""
     lang = channel_lang(deps, press.channel)
     if not first_time(deps, press.request_id):
         return
     if press.action_id == "rlark_mute":
-        _mute(deps, press, lang=lang, audit=audit)
+        _mute(deps, press, lang=lang, audit=audit, admin=admin)
         return
     try:
         ask = Ask(channel=press.channel, user=press.user, target=_target(press.value), lang=lang,
@@ -93,11 +94,11 @@ def _unreadable(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
                                     reason=reason))
 
 
-def _mute(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
+def _mute(deps: Deps, press: Press, *, lang: str, audit: Audit, admin: Callable[[], bool]) -> None:
     try:
         cmd = Command("mute", key=parse_key(press.value), seconds=DEFAULT_MUTE_SECONDS)
     except UsageError:
         _unreadable(deps, press, lang=lang, audit=audit)
         return
-    reply = alerts_command(deps, cmd, audit=audit, lang=lang)
+    reply = alerts_command(deps, cmd, audit=audit, lang=lang, admin=admin)
     tell_user(deps, channel=press.channel, user=press.user, message=reply, thread_ts=press.thread or None)
