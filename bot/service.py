@@ -118,8 +118,8 @@ class Service:
 
     def slack_payload(self, diag: Diagnosis, *, lang: str) -> SafeText:
         """The `chat.postMessage` arguments of the diagnosis reply, as JSON, sealed like everything the bot posts."""
-        from bot.render.blocks import slack_payload
         from bot.render.report import build_report
+        from bot.render.slack_reply import slack_payload
 
         payload = slack_payload(build_report(diag, lang), redactor=self.redactor, lang=lang)
         return dump_json(seal(payload, self.redactor), indent=2)

@@ -1,38 +1,36 @@
-"""Slack entry points, registered in one place: parse, authorize and acknowledge, then hand over to the service."""
+"""Slack entry points, registered in one place (`register(app, deps)`): middleware for what every request goes
+through, then listeners that parse, acknowledge and call a conversation (`bot.conversations`)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from slack_bolt import Ack, App, BoltResponse
+from slack_bolt import Ack, App, BoltContext
 
-from bot.slack.deps import Deps
-from handlers.actions import on_button
-from handlers.commands import on_command
+from bot.conversations.deps import Deps
+from handlers.buttons import on_button
 from handlers.errors import on_error
+from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
+from handlers.slash import on_command
 
 ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
 
 
 def register(app: App, deps: Deps) -> None:
-    @app.middleware
-    def drop_retries(req: Any, next: Any) -> Any:
-        """A request Slack retries is answered 200 and never runs twice (the first one is being handled).
+    app.middleware(drop_retries(deps))
+    app.middleware(audit(deps))
+    app.middleware(admin_group(deps))
 
-        A fresh response: at this point in bolt's global middleware there is no response object yet."""
-        if req.headers.get("x-slack-retry-num"):
-            deps.log.info("retried request dropped", extra={"retry": req.headers.get("x-slack-retry-num")})
-            return BoltResponse(status=200, body="")
-        return next()
-
-    @app.command(deps.settings.slash_command)
-    def command(ack: Ack, body: dict[str, Any]) -> None:
-        on_command(deps, ack=ack, body=body)
+    @app.command(deps.settings.slash_command, middleware=[when_ready(deps)])
+    def command(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        with audited(context) as record:
+            on_command(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
 
     @app.action(ACTIONS)
-    def button(ack: Ack, body: dict[str, Any]) -> None:
-        on_button(deps, ack=ack, body=body)
+    def button(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        with audited(context) as record:
+            on_button(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
 
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:

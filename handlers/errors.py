@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.conversations.deps import Deps
+from bot.conversations.diagnosis import tell_user
 from bot.errors import UserError
 from bot.render.ephemeral import ephemeral
-from bot.slack.deps import Deps
-from bot.slack.flow import tell_user
 
 
 def on_error(deps: Deps, *, error: Exception, body: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 import typing
 from pathlib import Path
 
@@ -103,3 +104,82 @@ def test_library_stream_redacts_what_it_is_given_across_writes(capsys: pytest.Ca
     stream.flush()
     err = capsys.readouterr().err
     assert "abcdefghijklmnopqrstuvwxyz0123456789" not in err and "[REDACTED:" in err
+
+
+def _broken_contracts(tree: Path, probes: dict[str, str]) -> set[str]:
+    """Run import-linter with the project's contracts over a copy of the code with `probes` added."""
+    import shutil
+    import subprocess
+    import sys
+
+    for package in ("bot", "handlers"):
+        shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    for name, text in probes.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text, encoding="utf-8")
+    linter = Path(sys.executable).with_name("lint-imports")
+    run = subprocess.run([str(linter), "--no-cache"], cwd=tree, capture_output=True, text=True, timeout=300,
+                         env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}, check=False)
+    summary = re.search(r"dependencies\.\s*-+\s*(.*?)\s*Contracts: \d+ kept", run.stdout, re.S)
+    assert summary is not None, run.stdout + run.stderr
+    verdicts = re.findall(r"(.+?) (KEPT|BROKEN)(?: \(\d+ ignored imports?\))?\s*", " ".join(summary[1].split()) + " ")
+    return {name.strip() for name, verdict in verdicts if verdict == "BROKEN"}
+
+
+def test_a_module_added_in_any_package_is_covered_by_the_contracts(tmp_path: Path) -> None:
+    """No contract names the new modules: the floors are exhaustive and the SDK rules take every module of both
+    roots as their source, so each probe breaks the contract it should without the contract being edited."""
+    broken = _broken_contracts(tmp_path, {
+        "bot/fresh/__init__.py": '"""A package nobody placed on a floor."""\n',
+        "bot/alerts/fresh.py": "import slack_sdk\n",
+        "bot/render/fresh.py": "import redis\n",
+        "bot/conversations/fresh.py": "import handlers\n",
+        "handlers/fresh.py": "import apscheduler\n",
+        "bot/workers/fresh.py": "import bot.process.root\n",
+    })
+    assert broken == {
+        "Every module of bot sits on a floor and imports only downwards",
+        "Only the Slack adapter and the listeners import the Slack SDK",
+        "Only the store imports redis",
+        "Nothing in bot imports the listeners but the composition root",
+        "Only the scheduler imports APScheduler",
+        "The Slack side: the composition root above the listeners and the SDK adapter, conversations below both",
+        "The pure core imports no SDK",
+    }
+
+
+SLACK_SENDERS = {ROOT / "bot" / "slack" / "sink.py", ROOT / "bot" / "slack" / "client.py"}
+BOLT_SENDERS = {"say", "respond", "client"}  # what bolt injects into a listener that takes them: any str goes
+
+
+def _slack_bypasses(path: Path, root: Path = ROOT, *, listeners: bool = True) -> list[str]:
+    """Direct Web API calls (`x.chat_*`, `x.files_*`, `x.api_call`) and, with `listeners`, functions that take
+    bolt's `say`, `respond` or `client`: everything must go through the ChatSink, which takes sealed messages
+    only. (Outside the listeners, the adapter's factories take a client to build on.)"""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        where = f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr.startswith(("chat_", "files_")) or node.func.attr == "api_call"):
+            found.append(f"{where}: .{node.func.attr}()")
+        if listeners and isinstance(node, ast.FunctionDef | ast.Lambda):
+            names = {a.arg for a in (*node.args.args, *node.args.kwonlyargs)}
+            found += [f"{where}: takes bolt's {name}" for name in sorted(names & BOLT_SENDERS)]
+    return found
+
+
+def test_only_the_chat_sink_calls_the_slack_web_api() -> None:
+    found = [v for path in sorted(set((ROOT / "bot").rglob("*.py")) - SLACK_SENDERS)
+             for v in _slack_bypasses(path, listeners=False)]
+    found += [v for path in sorted((ROOT / "handlers").rglob("*.py")) for v in _slack_bypasses(path)]
+    assert found == []
+
+
+def test_the_slack_scanner_sees_a_bypass(tmp_path: Path) -> None:
+    sneaky = tmp_path / "listener.py"
+    sneaky.write_text("def on(ack, body, say):\n    say('x')\n\n\ndef other(client):\n"
+                      "    client.chat_postMessage(channel='C', text='t')\n    client.files_upload_v2(content='c')\n")
+    found = _slack_bypasses(sneaky, tmp_path)
+    assert sorted(int(v.split(":")[1]) for v in found) == [1, 5, 6, 7]

@@ -392,7 +392,7 @@ RSS samples (MiB, serving process + worker processes): {points}.
 
 ## Notes
 
-- Diagnoses run in worker processes (`bot/slack/workers.py`): `serve` keeps four `rlark-bot-diagnose` processes
+- Diagnoses run in worker processes (`bot/workers/pool.py`): `serve` keeps four `rlark-bot-diagnose` processes
   (forkserver, niced) that locate, read the bundle, diagnose, render and redact; the serving process only
   checks scope and the cooldown between locating and collecting, posts, and seals the messages the worker
   rendered. Before, the same work ran on four threads of the serving interpreter, and the Hyperscan scans and

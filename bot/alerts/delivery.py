@@ -11,10 +11,10 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from bot.alerts.messages import Message, reply, root
 from bot.alerts.model import Action, View
 from bot.alerts.ports import AlertSink, DeliveryFailed
 from bot.alerts.routing import lang_of, route
-from bot.render.alert_blocks import Message, reply, root
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 

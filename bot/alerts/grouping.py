@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from bot.alerts.model import SEVERITY_RANK, Observation
+from bot.alerts.model import Observation
 from bot.checks.alerts import Alert
+from bot.models.refs import SEVERITY_RANK, alert_key
 
 
 def cause_key(alert: Alert) -> str:
     """The record key an alert belongs to: its cause's key when it has a group, else its own key."""
-    return f"{alert.check}:{alert.group}" if alert.group else alert.key
+    return alert_key(alert.check, alert.group) if alert.group else alert.key
 
 
 def _stamp(alert: Alert) -> float | None:

@@ -1,18 +1,22 @@
 """The alert lifecycle's data: what a tick observed, what is remembered per key, and what to post.
 
-Records are plain JSON documents in the store (`to_doc`/`from_doc`), times are POSIX seconds, so any replica
-can pick up where another left off.
+Records are plain JSON documents in the store (`to_doc`/`from_doc`, by pydantic from the dataclasses' own
+fields), times are POSIX seconds (`Seconds`, the one type of every `now` on the alert side), so any replica can
+pick up where another left off.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from pydantic import TypeAdapter
+
+from bot.models.refs import Severity
 from bot.settings import ChecksSettings
 
 State = Literal["firing", "resolved"]
-SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2, "critical": 3}
+Seconds = float  # POSIX seconds
 
 
 def cluster_of(ref: str) -> str:
@@ -29,7 +33,7 @@ class Observation:
     case: str
     object: str
     objects: tuple[str, ...]
-    severity: str
+    severity: Severity
     summary: str
     since: float | None = None
     cause: str = ""
@@ -58,7 +62,7 @@ class Policy:
 class Posted:
     """What the thread last told its readers: a change is measured against this, not against the last tick."""
 
-    severity: str
+    severity: Severity
     fingerprint: str
     objects: tuple[str, ...]
 
@@ -70,7 +74,7 @@ class Record:
     case: str
     object: str
     objects: tuple[str, ...]
-    severity: str
+    severity: Severity
     summary: str
     fingerprint: str
     clusters: tuple[str, ...]
@@ -90,26 +94,12 @@ class Record:
     roots: dict[str, str] = field(default_factory=dict)  # channel -> root message ts (written back on delivery)
 
     def to_doc(self) -> dict[str, Any]:
-        doc = asdict(self)
-        doc["objects"] = list(self.objects)
-        doc["clusters"] = list(self.clusters)
-        if self.posted is not None:
-            doc["posted"] = {"severity": self.posted.severity, "fingerprint": self.posted.fingerprint,
-                             "objects": list(self.posted.objects)}
-        return doc
+        return _dump(_RECORD, self)
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> Record:
-        data = dict(doc)
-        posted = data.get("posted")
-        data["posted"] = None if posted is None else Posted(severity=posted["severity"],
-                                                            fingerprint=posted["fingerprint"],
-                                                            objects=tuple(posted["objects"]))
-        data["objects"] = tuple(data.get("objects", ()))
-        data["clusters"] = tuple(data.get("clusters", ()))
-        data["roots"] = dict(data.get("roots", {}))
-        known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in data.items() if k in known})
+        """Fields this version does not know are ignored; missing ones take their defaults."""
+        return _RECORD.validate_python(doc)
 
     def evolve(self, **changes: Any) -> Record:
         return replace(self, **changes)
@@ -123,7 +113,7 @@ class View:
     case: str
     object: str
     objects: tuple[str, ...]
-    severity: str
+    severity: Severity
     summary: str
     since: float | None
     state: State
@@ -156,14 +146,18 @@ class Action:
         return f"{self.view.key}#{self.generation}.{self.seq}"
 
     def to_doc(self) -> dict[str, Any]:
-        doc = asdict(self)
-        doc["view"]["objects"] = list(self.view.objects)
-        doc["changes"] = list(self.changes)
-        return doc
+        return _dump(_ACTION, self)
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> Action:
-        v = dict(doc["view"])
-        v["objects"] = tuple(v.get("objects", ()))
-        return cls(kind=doc["kind"], seq=int(doc["seq"]), view=View(**v), changes=tuple(doc.get("changes", ())),
-                   reason=str(doc.get("reason", "")), generation=int(doc.get("generation", 0)))
+        return _ACTION.validate_python(doc)
+
+
+def _dump(adapter: TypeAdapter[Any], value: object) -> dict[str, Any]:
+    doc = adapter.dump_python(value, mode="json")
+    assert isinstance(doc, dict)
+    return doc
+
+
+_RECORD: TypeAdapter[Record] = TypeAdapter(Record)
+_ACTION: TypeAdapter[Action] = TypeAdapter(Action)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
 
-from bot.alerts import keys
-from bot.alerts.model import Record
+from bot.alerts import storage
+from bot.alerts.model import Record, Seconds
 from bot.alerts.routing import binding_hears
+from bot.models.refs import SEVERITY_RANK
 from bot.settings import ChannelBinding
 from bot.store.base import Store
 
@@ -24,60 +24,42 @@ class Mute:
     by: str
 
 
-@dataclass(frozen=True)
-class Firing:
-    """One firing alert as `/rlark alerts` lists it."""
-
-    key: str
-    case: str
-    object: str
-    objects: int
-    severity: str
-    summary: str
-    since: float | None
-    muted_until: float | None
-
-
-def mute(store: Store, *, key: str, until: datetime, by: str, now: datetime) -> Mute:
+def mute(store: Store, *, key: str, until: Seconds, by: str, now: Seconds) -> Mute:
     """Mute `key` until `until`. Raises ValueError (one line) when `until` is not in the future."""
-    seconds = (until - now).total_seconds()
+    seconds = until - now
     if seconds <= 0:
         raise ValueError("a mute must end in the future")
-    entry = Mute(key=key, until=until.timestamp(), by=by)
-    store.put(keys.MUTE + key, json.dumps({"until": entry.until, "by": by}), ttl_seconds=seconds)
+    entry = Mute(key=key, until=until, by=by)
+    store.put(storage.MUTE + key, json.dumps({"until": entry.until, "by": by}), ttl_seconds=seconds)
     return entry
 
 
 def unmute(store: Store, key: str) -> bool:
     """End the mute on `key` now; False when it was not muted."""
-    was = store.get(keys.MUTE + key) is not None
-    store.delete(keys.MUTE + key)
+    was = store.get(storage.MUTE + key) is not None
+    store.delete(storage.MUTE + key)
     return was
 
 
 def muted(store: Store, key: str) -> Mute | None:
-    raw = store.get(keys.MUTE + key)
+    raw = store.get(storage.MUTE + key)
     if raw is None:
         return None
     data = json.loads(raw)
     return Mute(key=key, until=float(data["until"]), by=str(data.get("by", "")))
 
 
-def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[Firing]:
-    """Firing alerts, most severe first; with `scope`, only those that binding would hear (ignoring its
-    `alerts` flag: a channel may ask what fires in its scope even when it does not receive alerts)."""
-    out: list[Firing] = []
+def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[tuple[Record, Mute | None]]:
+    """Firing alerts with their mutes, most severe first; with `scope`, only those that binding would hear
+    (ignoring its `alerts` flag: a channel may ask what fires in its scope even when it does not receive alerts)."""
+    out: list[tuple[Record, Mute | None]] = []
     probe = scope.model_copy(update={"alerts": True}) if scope is not None else None
-    for _, versioned in store.scan_docs(keys.RECORD):
+    for _, versioned in store.scan_docs(storage.RECORD):
         rec = Record.from_doc(versioned.doc["record"])
         if rec.state != "firing":
             continue
         if probe is not None and not any(binding_hears(probe, ref, domain=rec.domain)
                                          for ref in (rec.object, *rec.objects)):
             continue
-        m = muted(store, rec.key)
-        out.append(Firing(key=rec.key, case=rec.case, object=rec.object, objects=len(rec.objects),
-                          severity=rec.severity, summary=rec.summary, since=rec.since,
-                          muted_until=m.until if m is not None else None))
-    rank = {"critical": 0, "error": 1, "warning": 2, "info": 3}
-    return sorted(out, key=lambda f: (rank.get(f.severity, 4), f.key))
+        out.append((rec, muted(store, rec.key)))
+    return sorted(out, key=lambda pair: (-SEVERITY_RANK.get(pair[0].severity, -1), pair[0].key))

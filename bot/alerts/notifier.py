@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from bot.alerts import keys
+from bot.alerts import storage
 from bot.alerts.delivery import Deliverer, Done, Mark, Routes
 from bot.alerts.grouping import observe
 from bot.alerts.machine import step
@@ -44,6 +44,7 @@ class TickReport:
     delivered: int = 0
     undelivered: int = 0
     degraded: bool = False
+    firing: int = 0  # alert threads firing after this tick, as this replica knows them (muted ones included)
 
 
 class Notifier:
@@ -84,11 +85,12 @@ class Notifier:
             self.degraded = report.degraded = True
             self._step_local(observations, now=now, unreadable=set(unreadable), checks=checks, skip=done,
                              report=report)
+        report.firing = sum(1 for record in self._known.values() if record.state == "firing")
         return report
 
     def _step_stored(self, observations: dict[str, Observation], *, now: float, unreadable: set[str],
                      checks: Collection[str] | None, report: TickReport, done: set[str]) -> None:
-        docs = {k[len(keys.RECORD):]: v for k, v in self.store.scan_docs(keys.RECORD)}
+        docs = {k[len(storage.RECORD):]: v for k, v in self.store.scan_docs(storage.RECORD)}
         queued_ids = self._outbox_ids()
         for key in sorted(set(observations) | set(docs)):
             versioned = docs.get(key)
@@ -99,7 +101,7 @@ class Notifier:
                 self._requeue(key, versioned, queued_ids)
             obs = observations.get(key)
             if obs is None and record is not None and versioned is not None and self._expired(record, versioned, now):
-                self.store.delete(keys.RECORD + key)  # resolved long ago: a new sighting starts a new thread
+                self.store.delete(storage.RECORD + key)  # resolved long ago: a new sighting starts a new thread
                 self._known.pop(key, None)
                 continue
             self._mutes[key] = is_muted = muted(self.store, key) is not None
@@ -113,31 +115,31 @@ class Notifier:
                 continue
             queued = list(versioned.doc.get("queued", [])) if versioned is not None else []
             doc = {"record": new.to_doc(), "queued": queued + [a.to_doc() for a in actions]}
-            written = self.store.put_doc(keys.RECORD + key, doc,
+            written = self.store.put_doc(storage.RECORD + key, doc,
                                          expect_version=versioned.version if versioned is not None else None)
             if written is None:
                 report.lost_races += 1  # another replica stepped this key first: its deliveries stand
                 continue
             self._known[key] = new
             for action in actions:
-                self.store.push(keys.OUTBOX, json.dumps({"id": action.id, "key": key}))
+                self.store.push(storage.OUTBOX, json.dumps({"id": action.id, "key": key}))
             report.actions += len(actions)
 
     @staticmethod
     def _expired(record: Record, versioned: Versioned, now: float) -> bool:
         return (record.state == "resolved" and record.resolved_at is not None
-                and now - record.resolved_at > keys.RESOLVED_KEPT_SECONDS and not versioned.doc.get("queued"))
+                and now - record.resolved_at > storage.RESOLVED_KEPT_SECONDS and not versioned.doc.get("queued"))
 
     def _outbox_ids(self) -> set[str]:
-        return {json.loads(item)["id"] for item in self.store.peek(keys.OUTBOX, 100_000)}
+        return {json.loads(item)["id"] for item in self.store.peek(storage.OUTBOX, 100_000)}
 
     def _requeue(self, key: str, versioned: Versioned, queued_ids: set[str]) -> None:
         """A delivery the record lists but the outbox lost (a replica died between the two writes)."""
         for entry in versioned.doc.get("queued", []):
             action_id = Action.from_doc(entry).id
-            if action_id not in queued_ids and self.store.get(keys.DONE + action_id) is None:
+            if action_id not in queued_ids and self.store.get(storage.DONE + action_id) is None:
                 log.info("alerts: re-queueing delivery %s", action_id)
-                self.store.push(keys.OUTBOX, json.dumps({"id": action_id, "key": key}))
+                self.store.push(storage.OUTBOX, json.dumps({"id": action_id, "key": key}))
 
     # -- the outbox -----------------------------------------------------------------------------------------
 
@@ -145,7 +147,7 @@ class Notifier:
         """Deliver queued deliveries in order, by one replica at a time, until done, Slack fails or the fence
         says this replica no longer owns the run."""
         report = report or TickReport()
-        lock = self.store.acquire_lock(keys.DELIVER_LOCK, ttl_seconds=self.lock_ttl)
+        lock = self.store.acquire_lock(storage.DELIVER_LOCK, ttl_seconds=self.lock_ttl)
         if lock is None:
             return report  # another replica is draining
         try:
@@ -156,39 +158,39 @@ class Notifier:
 
     def _drain_locked(self, lock: Lock, fence: Fence | None, report: TickReport) -> None:
         while True:
-            items = self.store.peek(keys.OUTBOX, 100)
+            items = self.store.peek(storage.OUTBOX, 100)
             if not items:
                 return
             for item in items:
                 if (fence is not None and not fence()) or not self.store.renew_lock(lock, ttl_seconds=self.lock_ttl):
-                    report.undelivered = len(self.store.peek(keys.OUTBOX, 100_000))
+                    report.undelivered = len(self.store.peek(storage.OUTBOX, 100_000))
                     return
                 if not self._deliver(item, report) and not self._give_up(item):
-                    report.undelivered = len(self.store.peek(keys.OUTBOX, 100_000))
+                    report.undelivered = len(self.store.peek(storage.OUTBOX, 100_000))
                     return
-                self.store.ack(keys.OUTBOX, item)
+                self.store.ack(storage.OUTBOX, item)
 
     def _deliver(self, item: str, report: TickReport) -> bool:
         """One outbox item; False when Slack could not take it (it stays at the head of the outbox)."""
         entry = json.loads(item)
         action_id, key = str(entry["id"]), str(entry["key"])
-        if self.store.get(keys.DONE + action_id) is not None:
+        if self.store.get(storage.DONE + action_id) is not None:
             return True
-        versioned = self.store.get_doc(keys.RECORD + key)
+        versioned = self.store.get_doc(storage.RECORD + key)
         found = next((a for a in (versioned.doc.get("queued", []) if versioned else [])
                       if Action.from_doc(a).id == action_id), None)
         if versioned is None or found is None:
             return True  # delivered and settled already
         action, record = Action.from_doc(found), Record.from_doc(versioned.doc["record"])
-        marker = keys.SENT + action_id + ":"
+        marker = storage.SENT + action_id + ":"
         try:
             posted = self.deliverer.send(
                 action, roots=record.roots, domain=record.domain, done=lambda s: self.store.get(marker + s),
-                mark=lambda s, ts: self.store.put(marker + s, ts, ttl_seconds=keys.MARKER_TTL_SECONDS))
+                mark=lambda s, ts: self.store.put(marker + s, ts, ttl_seconds=storage.MARKER_TTL_SECONDS))
         except DeliveryFailed as exc:
             log.warning("alerts: Slack did not take delivery %s (%s); it stays queued", action_id, exc)
             return False
-        self.store.put(keys.DONE + action_id, "1", ttl_seconds=keys.MARKER_TTL_SECONDS)
+        self.store.put(storage.DONE + action_id, "1", ttl_seconds=storage.MARKER_TTL_SECONDS)
         self._settle(key, action.seq, posted)
         report.delivered += 1
         return True
@@ -198,14 +200,14 @@ class Notifier:
         message Slack keeps refusing does not hold back every alert queued behind it. True when set aside."""
         entry = json.loads(item)
         action_id, key = str(entry["id"]), str(entry["key"])
-        counter = keys.ATTEMPTS + action_id
+        counter = storage.ATTEMPTS + action_id
         attempts = int(self.store.get(counter) or 0) + 1
-        if attempts < keys.MAX_ATTEMPTS:
-            self.store.put(counter, str(attempts), ttl_seconds=keys.MARKER_TTL_SECONDS)
+        if attempts < storage.MAX_ATTEMPTS:
+            self.store.put(counter, str(attempts), ttl_seconds=storage.MARKER_TTL_SECONDS)
             return False
-        log.error("alerts: Slack refused delivery %s %d times; set aside in %s", action_id, attempts, keys.DEAD)
-        self.store.push(keys.DEAD, item)
-        self.store.put(keys.DONE + action_id, "dead", ttl_seconds=keys.MARKER_TTL_SECONDS)
+        log.error("alerts: Slack refused delivery %s %d times; set aside in %s", action_id, attempts, storage.DEAD)
+        self.store.push(storage.DEAD, item)
+        self.store.put(storage.DONE + action_id, "dead", ttl_seconds=storage.MARKER_TTL_SECONDS)
         seq = int(action_id.rsplit(".", 1)[1])
         self._settle(key, seq, {})
         self.store.delete(counter)
@@ -214,7 +216,7 @@ class Notifier:
     def _settle(self, key: str, seq: int, posted: dict[str, str]) -> None:
         """Drop the delivery from the record's queue and write back the roots it posted (compare-and-set)."""
         for _ in range(20):
-            versioned = self.store.get_doc(keys.RECORD + key)
+            versioned = self.store.get_doc(storage.RECORD + key)
             if versioned is None:
                 return
             doc: dict[str, Any] = dict(versioned.doc)
@@ -222,7 +224,7 @@ class Notifier:
             record = dict(doc["record"])
             record["roots"] = {**record.get("roots", {}), **posted}
             doc["record"] = record
-            if self.store.put_doc(keys.RECORD + key, doc, expect_version=versioned.version) is not None:
+            if self.store.put_doc(storage.RECORD + key, doc, expect_version=versioned.version) is not None:
                 self._known[key] = Record.from_doc(record)
                 return
         log.warning("alerts: could not write back delivery of %s#%d after 20 tries", key, seq)
@@ -279,14 +281,14 @@ class Notifier:
         for key in sorted(self._dirty | set(waiting)):
             record = self._known[key]
             for _ in range(20):
-                current = self.store.get_doc(keys.RECORD + key)
+                current = self.store.get_doc(storage.RECORD + key)
                 queued = list(current.doc.get("queued", [])) if current is not None else []
                 doc = {"record": record.to_doc(), "queued": queued + [a.to_doc() for a in waiting.get(key, [])]}
-                if self.store.put_doc(keys.RECORD + key, doc,
+                if self.store.put_doc(storage.RECORD + key, doc,
                                       expect_version=current.version if current is not None else None):
                     break
             for action in waiting.get(key, []):
-                self.store.push(keys.OUTBOX, json.dumps({"id": action.id, "key": key}))
+                self.store.push(storage.OUTBOX, json.dumps({"id": action.id, "key": key}))
         log.info("alerts: state store back; %d record(s) written back, %d delivery(ies) queued",
                  len(self._dirty), sum(len(v) for v in waiting.values()))
         self._dirty.clear()

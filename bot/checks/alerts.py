@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.models import KubeObject
-from bot.models.refs import ObjectRef
+from bot.models.refs import ObjectRef, Severity, alert_key
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class Alert:
     check: str
     case: str
     object: str
-    severity: str
+    severity: Severity
     since: datetime | None
     summary: str
     cause: str = ""
@@ -29,7 +29,7 @@ class Alert:
 
     @property
     def key(self) -> str:
-        return f"{self.check}:{self.object}"
+        return alert_key(self.check, self.object)
 
     @property
     def described(self) -> str:

@@ -13,6 +13,7 @@ from datetime import datetime
 from bot.checks.alerts import Alert, cluster_ref, object_ref
 from bot.models import Evidence, Job, Task
 from bot.models.rlark import JOB_LABEL
+from bot.models.times import rfc3339
 from bot.settings import Thresholds
 
 TERMINAL_PHASES = ("Succeeded", "Failed", "Stopped")
@@ -87,7 +88,7 @@ def workers_remain(ev: Evidence, *, now: datetime, thresholds: Thresholds) -> li
         if not pods:
             continue
         shown = ", ".join(pods[:5]) + (f" and {len(pods) - 5} more" if len(pods) > 5 else "")
-        since = f" since {at:%Y-%m-%dT%H:%M:%SZ}" if at is not None else ""
+        since = f" since {rfc3339(at)}" if at is not None else ""
         alerts.append(Alert(check="workers-remain", case="rlark.stop.workers-remain", object=_job_ref(job),
                             severity="warning", since=at,
                             summary=f"Job {job.name} stopped{since} but {len(pods)} pod(s) still Running: {shown}",

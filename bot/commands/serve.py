@@ -1,23 +1,14 @@
-"""`rlark-bot serve`: the Slack bot. The composition root: Settings -> Redactor -> Store -> service -> app -> run."""
+"""`rlark-bot serve`: the Slack bot. Arguments and tokens are checked here; `bot.process.root` builds and runs it."""
 
 from __future__ import annotations
 
 import argparse
 import os
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from bot.commands.common import Runtime, add_source_args
-from bot.errors import SourceError, UsageError
+from bot.errors import UsageError
 from bot.settings import Settings
 
-if TYPE_CHECKING:  # serve's own modules are imported when it runs: other commands do not pay for them
-    from bot.obs.metrics import Metrics
-    from bot.slack.runtime import BotProcess
-    from bot.slack.workers import WorkerEngine
-    from bot.store.base import Store
-
-DIAGNOSIS_WORKERS = 4
 SLACK_SECRET_VARIABLES = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET")
 
 
@@ -67,66 +58,24 @@ def forget_secret_variables() -> None:
         os.environ.pop(name, None)
 
 
-def open_bot_store(settings: Settings, metrics: Metrics) -> Store:
-    from bot.store.base import StoreUnavailable
-    from bot.store.factory import open_store
-
-    try:
-        return open_store(url=settings.redis_url, data_dir=settings.data_dir,
-                          on_error=lambda op: metrics.count_store_error(op))
-    except ValueError as exc:
-        raise UsageError(f"bad setting REDIS_URL: {exc}") from exc
-    except StoreUnavailable as exc:
-        raise SourceError(f"cannot start the embedded store in {settings.data_dir}: {exc}") from exc
-
-
 def run(args: argparse.Namespace, rt: Runtime) -> int:
+    """Check the arguments and the tokens, then hand over to the composition root (`bot.process.root`)."""
     from bot.obs.logs import configure_logging
     from bot.obs.metrics import Metrics
-    from bot.slack.wiring import build
+    from bot.process.root import serve
+    from bot.workers.child import WorkerSpec
 
     settings = rt.settings
     socket_mode = _mode(args, settings)
     forget_secret_variables()
     metrics = Metrics()
     configure_logging(redactor=rt.redactor, on_redacted=metrics.count_redactions)
-    store = open_bot_store(settings, metrics)
-    pool = ThreadPoolExecutor(max_workers=DIAGNOSIS_WORKERS, thread_name_prefix="diagnose")
     source = rt.source(args, observe=lambda verb, resource, status: metrics.count_kube_request(
         verb=verb, resource=resource, status=status))
     if args.snapshot is not None and (problem := source.check()) is not None:
         raise UsageError(f"--snapshot: {problem}")  # a bundle that is not there will not appear (clusters may)
-    engine = start_workers(args, settings=settings, metrics=metrics)
-    bot = build(settings=settings, redactor=rt.redactor, service=rt.service, source=source, store=store,
-                metrics=metrics, pool=pool, socket_mode=socket_mode, engine=engine,
-                host=args.host or settings.host, port=args.port or settings.port, grace=args.grace)
-    engine.on_change = lambda problem: bot.deps.readiness.mark("workers", problem)
-    start_alerts(bot)
-    bot.install_signals()
-    return bot.run()
-
-
-def start_workers(args: argparse.Namespace, *, settings: Settings, metrics: Metrics) -> WorkerEngine:
-    """The diagnosis worker processes (started in the background; the first diagnosis waits for one)."""
-    from bot.slack.worker import WorkerSpec
-    from bot.slack.workers import WorkerEngine
-
     spec = WorkerSpec(settings=settings, snapshot=args.snapshot, kubeconfig=getattr(args, "kubeconfig", None),
                       context=getattr(args, "context", None))
-    return WorkerEngine(spec, workers=DIAGNOSIS_WORKERS, on_kube=lambda verb, resource, status:
-                        metrics.count_kube_request(verb=verb, resource=resource, status=status))
-
-
-def start_alerts(bot: BotProcess) -> None:
-    """The scheduled checks and their alert threads: started now, stopped first on SIGTERM (locks released)."""
-    from bot.scheduler.wiring import build as build_scheduler
-    from bot.scheduler.wiring import ticked_by
-    from bot.slack.alert_sink import SlackAlertSink
-
-    deps = bot.deps
-    sink = SlackAlertSink(deps.sink, deps.redactor, on_delivered=deps.metrics.alert_transition)
-    scheduler = build_scheduler(settings=deps.settings, store=deps.store, sink=sink, source=deps.source,
-                                runbook=deps.service.runbook, collect=ticked_by(deps.engine.tick),
-                                on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds))
-    scheduler.start()
-    bot.on_stop.append(lambda: scheduler.shutdown(wait=True))
+    return serve(settings=settings, redactor=rt.redactor, service=rt.service, source=source, spec=spec,
+                 socket_mode=socket_mode, host=args.host or settings.host, port=args.port or settings.port,
+                 grace=args.grace, metrics=metrics)

@@ -14,6 +14,7 @@ from typing import Literal
 from bot.models.base import KubeObject
 
 Severity = Literal["critical", "error", "warning", "info"]
+SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2, "critical": 3}  # higher is worse
 Lang = Literal["zh", "en"]
 Stage = Literal["submitted", "task-created", "pod-created", "scheduled", "containers-started", "rank-assigned",
                 "prepare-script", "ray-cli-checked", "ray-cluster-forming", "ray-cluster-ready", "run-script",
@@ -57,5 +58,13 @@ class ObjectRef:
 
 
 def alert_key(check: str, ref: ObjectRef | str) -> str:
-    """`<check>:<object>`, the stable dedupe key of CONTRACT §6."""
+    """`<check>:<object>`, the stable dedupe key of CONTRACT §6 (`<object>` may also name a group of objects)."""
     return f"{check}:{ref}"
+
+
+def parse_alert_key(key: str) -> tuple[str, str]:
+    """`alert_key`'s inverse: (check, object). ValueError for text with no check before the first `:`."""
+    check, sep, ref = key.partition(":")
+    if not sep or not check:
+        raise ValueError(f"not an alert key <check>:<object>: {key[:120]!r}")
+    return check, ref

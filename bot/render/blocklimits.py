@@ -37,6 +37,10 @@ TITLE_IN_TEXT: Final = 200  # a case title inside a line of text (the notificati
 INCOMPLETE_SECTION: Final = 1200
 FIRST_ERROR_SECTION: Final = 2500  # only shown when no case matched
 
+# Alert threads.
+ALERT_SECTION: Final = SECTION_TEXT - 100  # a section of an alert message, cut (with "…") past this
+ALERT_OBJECTS: Final = 10  # objects listed in an alert's root; the rest are counted
+
 # Files uploaded into the thread.
 FILE_CHARS: Final = 900_000  # Slack takes far more; a file past this is cut and says so
 

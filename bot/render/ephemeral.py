@@ -14,11 +14,13 @@ from datetime import datetime
 from typing import Any, Final
 
 from bot.checks.alerts import Alert
+from bot.models.times import rfc3339
 from bot.redact import Redactor
+from bot.redact.allow import REDACTED_PREFIX
 from bot.render import blocklimits as lim
-from bot.render.blocks import EMOJI
-from bot.render.slack_labels import lang_index, severity
+from bot.render.slack_labels import label, lang_index, severity
 from bot.render.slack_message import SlackMessage, context, finish, section
+from bot.render.slack_reply import EMOJI
 from bot.render.slack_text import clean_line, cut, inline, mrkdwn
 
 ALERTS_SHOWN: Final = 20
@@ -26,45 +28,6 @@ ALERT_SUMMARY: Final = 300
 
 _USAGE = ("{c} diagnose TARGET [--namespace NS] [--lang zh|en] · {c} ticket TARGET · {c} alerts · "
           "{c} mute ALERT_KEY DURATION · {c} unmute ALERT_KEY · {c} help")
-
-_TEXT: Final[dict[str, tuple[str, str]]] = {
-    "usage": ("用法：{usage}", "Usage: {usage}"),
-    "usage.reason": ("{reason}。用法：{usage}", "{reason}. Usage: {usage}"),
-    "help": (
-        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]：诊断 RLark Job（`name` 或 `job/name`）、`pod/name` 或 "
-        "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
-        "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
-        "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
-        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
-        "`pod/name` or `runner/name`; the answer is a thread in this channel\n*{c} ticket TARGET*: the ticket for "
-        "the platform admin\n*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
-        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n*{c} help*: this help. "
-        "The bot only reads; it never changes or deletes anything.",
-    ),
-    "refusal": ("本频道无法诊断这个目标。请在绑定了该团队的频道里询问，或联系平台管理员。",
-                "This channel cannot diagnose that target. Ask in the channel bound to its team, "
-                "or ask the platform admin."),
-    "not_found": ("没有找到 {target}：{where}", "{target} was not found: {where}"),
-    "starting": ("机器人正在启动，请稍后再试。", "The bot is starting up; try again in a moment."),
-    "duplicate": ("{target} 刚刚已在本频道诊断（或正在诊断），请看该话题：{link}",
-                  "{target} was just diagnosed in this channel (or still is): see its thread {link}"),
-    "duplicate.nolink": ("{target} 刚刚已在本频道诊断（或正在诊断），请查看本频道里的话题。",
-                         "{target} was just diagnosed in this channel (or still is); see its thread."),
-    "busy": ("当前诊断任务太多，请过一分钟再试。", "Too many diagnoses are running right now; try again in a minute."),
-    "error": ("抱歉，处理这个请求时出错了，已记录日志。请稍后重试。",
-              "Sorry, something went wrong handling that request; it has been logged. Please try again later."),
-    "muted": ("已静音告警 {key}，时长 {duration}", "Muted the alert {key} for {duration}"),
-    "muted.until": ("已静音告警 {key}，时长 {duration}（至 {until}）",
-                    "Muted the alert {key} for {duration} (until {until})"),
-    "unmuted": ("已恢复告警 {key}", "Unmuted the alert {key}"),
-    "not_allowed": ("只有管理员用户组的成员可以静音或恢复告警。",
-                    "Only members of the admin user group may mute and unmute alerts."),
-    "alerts.none": ("当前没有告警。", "No alerts are firing."),
-    "alerts.head": ("当前告警：{n} 条", "Alerts firing: {n}"),
-    "alerts.since": ("自 {since}", "since {since}"),
-    "alerts.muted": ("已静音至 {until}", "muted until {until}"),
-    "alerts.more": ("… 另有 {n} 条告警", "… {n} more alert(s)"),
-}
 
 # kind -> (required fields, optional fields)
 KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
@@ -84,7 +47,7 @@ KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
 
 
 def _t(entry: str, lang: str, /, **fields: object) -> str:
-    return _TEXT[entry][lang_index(lang)].format(**fields)
+    return label(f"reply.{entry}", lang, **fields)
 
 
 def _check(kind: str, fields: Mapping[str, Any]) -> None:
@@ -104,13 +67,13 @@ def _one(text: str) -> SlackMessage:
 
 
 def _is_url(text: str) -> bool:
-    return text.startswith("https://") and not any(c in text for c in " <>|`") and "[REDACTED:" not in text
+    return text.startswith("https://") and not any(c in text for c in " <>|`") and REDACTED_PREFIX not in text
 
 
 def _field(value: Any) -> str | None:
     """A scalar field as text (times as RFC3339); collections are not text fields."""
     if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return rfc3339(value)
     if isinstance(value, str | int | float):
         return str(value)
     return None

@@ -13,13 +13,15 @@ import jinja2
 
 from bot.checks.alerts import Alert
 from bot.diagnose.result import Diagnosis
+from bot.models.times import rfc3339
 from bot.redact import Redactor, SafeText, dump_json, seal
+from bot.redact.allow import REDACTED_PREFIX
 from bot.render.plain import plain
 from bot.render.report import build_report, contract_json
 from bot.render.slack_labels import escalation
 
 FORMATS = ("text", "markdown", "json", "ticket")
-_MARK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
+_MARK = re.compile(re.escape(REDACTED_PREFIX) + r"([a-z0-9_.-]+)\]")
 
 
 @lru_cache(maxsize=1)
@@ -27,7 +29,7 @@ def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("bot.render", "templates"), autoescape=False,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
-    env.filters["dt"] = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ") if d else "-"
+    env.filters["dt"] = lambda d: rfc3339(d) if d else "-"
     env.filters["who"] = lambda who, zh: escalation(who, "zh" if zh else "en")  # whom to escalate to, in words
     return env
 
@@ -78,7 +80,7 @@ def render_checks(alerts: list[Alert], fmt: str, *, redactor: Redactor) -> SafeT
     string is redacted on its own, so a field name such as `key` cannot make its value look like a secret."""
     if fmt == "json":
         doc = {"alerts": [{"check": a.check, "key": a.key, "case": a.case, "object": a.object, "severity": a.severity,
-                           "since": a.since.strftime("%Y-%m-%dT%H:%M:%SZ") if a.since else None,
+                           "since": rfc3339(a.since) if a.since else None,
                            "summary": plain(a.described)} for a in alerts]}
         ids = [s for a in alerts for s in (a.key, a.object)]
         return dump_json(seal(doc, redactor, verbatim=ids), indent=2)

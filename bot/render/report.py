@@ -8,6 +8,7 @@ from typing import TypedDict, get_args
 from bot.diagnose.result import Diagnosis, Facts, Finding, FirstError
 from bot.models import Target
 from bot.models.refs import Lang
+from bot.models.times import rfc3339
 from bot.render.model import (
     EvidenceView,
     FactsView,
@@ -110,7 +111,7 @@ def build_report(diag: Diagnosis, lang: str) -> Report:
         target_label=str(diag.target),
         found=diag.found,
         where=diag.where,
-        now=diag.now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        now=rfc3339(diag.now),
         findings=tuple(_finding(f, lang) for f in diag.findings),
         healthy=diag.healthy,
         last_stage=diag.last_stage,

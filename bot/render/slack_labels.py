@@ -1,4 +1,5 @@
-"""Every label the Slack messages use, in Chinese and English, in one table.
+"""Every label the Slack messages use, in Chinese and English, in one table: the diagnosis reply, the root
+messages, the replies only the asker sees, the alert threads.
 
 `label(key, lang, **fields)` formats the entry; a missing key or an unknown language is a programming or
 input error with a one-line message. Field values are inserted as given: callers pass text that is already
@@ -64,10 +65,80 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     # ticket
     "ticket.head": ("管理员工单：{target}", "Ticket for the platform admin: {target}"),
     "ticket.back": ("返回诊断话题", "Back to the diagnosis thread"),
+    # what the conversations say in one line
+    "reply.lost": ("诊断意外中断（工作进程已退出），请重试",
+                   "the diagnosis stopped unexpectedly (its worker process ended); try again"),
+    "reply.failed": ("诊断失败，已记录日志", "the diagnosis failed; it has been logged"),
+    "reply.unreadable": ("这个按钮的内容无法识别，机器人无法处理",
+                         "That button names nothing the bot can act on (its value is not readable)"),
+    # alert threads
+    "alert.firing": ("告警", "Alert"),
+    "alert.resolved": ("已恢复", "Resolved"),
+    "alert.object": ("对象", "Object"),
+    "alert.objects": ("对象列表", "Objects"),
+    "alert.since": ("开始于", "Since"),
+    "alert.severity": ("级别", "Severity"),
+    "alert.next": ("下一步", "Next step"),
+    "alert.avoid": ("不要", "Do not"),
+    "alert.mute": ("静音 2 小时", "Mute 2h"),
+    "alert.more": ("等另外 {n} 个", "and {n} more"),
+    "alert.changed": ("有变化", "Changed"),
+    "alert.resolved_reply": ("已恢复：最近几次巡检都未再出现。", "Resolved: not seen for the last checks."),
+    "alert.reopened": ("再次触发", "Firing again"),
+    "alert.unmuted": ("静音已结束，告警仍在触发", "Mute ended; still firing"),
+    "alert.key": ("告警键", "Key"),
+    "alert.degraded": ("（可能重复：状态存储不可用）", "(may be repeated: state store unavailable)"),
+    # cases the checks raise about the bot's own reach rather than a runbook page: title, next step, do not
+    "case.infra.check.cluster-unreadable.title": ("巡检无法读取某个集群", "Checks could not read a cluster"),
+    "case.infra.check.cluster-unreadable.next": (
+        "检查机器人对该集群的访问（kubeconfig context、RBAC、网络）；在能再次读取之前，该集群的其他告警保持不变。",
+        "Check the bot's access to that cluster (kubeconfig context, RBAC, network); its other alerts stay "
+        "open until it can be read again."),
+    "case.infra.check.cluster-unreadable.avoid": ("不要把该集群没有告警理解为一切正常。",
+                                                   "Do not read the silence from that cluster as healthy."),
+    # replies only the asker sees
+
+    "reply.usage": ("用法：{usage}", "Usage: {usage}"),
+    "reply.usage.reason": ("{reason}。用法：{usage}", "{reason}. Usage: {usage}"),
+    "reply.help": (
+        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]：诊断 RLark Job（`name` 或 `job/name`）、`pod/name` 或 "
+        "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
+        "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
+        "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
+        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
+        "`pod/name` or `runner/name`; the answer is a thread in this channel\n*{c} ticket TARGET*: the ticket for "
+        "the platform admin\n*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
+        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n*{c} help*: this help. "
+        "The bot only reads; it never changes or deletes anything.",
+    ),
+    "reply.refusal": ("本频道无法诊断这个目标。请在绑定了该团队的频道里询问，或联系平台管理员。",
+                      "This channel cannot diagnose that target. Ask in the channel bound to its team, "
+                      "or ask the platform admin."),
+    "reply.not_found": ("没有找到 {target}：{where}", "{target} was not found: {where}"),
+    "reply.starting": ("机器人正在启动，请稍后再试。", "The bot is starting up; try again in a moment."),
+    "reply.duplicate": ("{target} 刚刚已在本频道诊断（或正在诊断），请看该话题：{link}",
+                        "{target} was just diagnosed in this channel (or still is): see its thread {link}"),
+    "reply.duplicate.nolink": ("{target} 刚刚已在本频道诊断（或正在诊断），请查看本频道里的话题。",
+                               "{target} was just diagnosed in this channel (or still is); see its thread."),
+    "reply.busy": ("当前诊断任务太多，请过一分钟再试。",
+                   "Too many diagnoses are running right now; try again in a minute."),
+    "reply.error": ("抱歉，处理这个请求时出错了，已记录日志。请稍后重试。",
+                    "Sorry, something went wrong handling that request; it has been logged. Please try again later."),
+    "reply.muted": ("已静音告警 {key}，时长 {duration}", "Muted the alert {key} for {duration}"),
+    "reply.muted.until": ("已静音告警 {key}，时长 {duration}（至 {until}）",
+                          "Muted the alert {key} for {duration} (until {until})"),
+    "reply.unmuted": ("已恢复告警 {key}", "Unmuted the alert {key}"),
+    "reply.not_allowed": ("只有管理员用户组的成员可以静音或恢复告警。",
+                          "Only members of the admin user group may mute and unmute alerts."),
+    "reply.alerts.none": ("当前没有告警。", "No alerts are firing."),
+    "reply.alerts.head": ("当前告警：{n} 条", "Alerts firing: {n}"),
+    "reply.alerts.since": ("自 {since}", "since {since}"),
+    "reply.alerts.muted": ("已静音至 {until}", "muted until {until}"),
+    "reply.alerts.more": ("… 另有 {n} 条告警", "… {n} more alert(s)"),
 }
 
 
-def label(key: str, lang: str, **fields: object) -> str:
+def label(key: str, lang: str, /, **fields: object) -> str:
     """The `lang` text of `key`, with `fields` filled in."""
     pair = _LABELS.get(key)
     if pair is None:
@@ -92,6 +163,10 @@ def escalation(who: str, lang: str) -> str:
     """Whom to escalate to, in words; an unknown value is shown as it is."""
     key = f"escalate.{who}"
     return label(key, lang) if key in _LABELS else who
+
+
+def has(key: str) -> bool:
+    return key in _LABELS
 
 
 def keys() -> list[str]:

@@ -1,7 +1,7 @@
 """The root message of a diagnosis thread (progress, verdict, failure) and the admin ticket message.
 
 The root names the target and is updated in place: first the collection progress, then the verdict (the
-answer itself is the thread reply, bot.render.blocks), or why collection failed. The ticket is §3's admin
+answer itself is the thread reply, bot.render.slack_reply), or why collection failed. The ticket is §3's admin
 ticket as a code block, or a file when it is long, with a link back to the thread when posted elsewhere.
 """
 
@@ -11,13 +11,14 @@ import re
 from typing import Final
 
 from bot.redact import Redactor
+from bot.redact.allow import REDACTED_PREFIX
 from bot.render import blocklimits as lim
-from bot.render.blocks import EMOJI
 from bot.render.model import Report, TargetView
 from bot.render.slack_actions import target_label
 from bot.render.slack_evidence import file_name
 from bot.render.slack_labels import label, lang_index, severity
 from bot.render.slack_message import SlackFile, SlackMessage, context, finish, section
+from bot.render.slack_reply import EMOJI
 from bot.render.slack_text import clean, clean_line, code_line, cut, fit_lines, inline, mrkdwn
 
 TICKET_EVENT: Final = "rlark_ticket"
@@ -89,7 +90,7 @@ def _link(permalink: str | None, redactor: Redactor, lang: str) -> str:
         return ""
     url = clean_line(permalink, redactor)
     words = mrkdwn(label("ticket.back", lang))
-    if _URL.fullmatch(url) and "[REDACTED:" not in url:
+    if _URL.fullmatch(url) and REDACTED_PREFIX not in url:
         return f":leftwards_arrow_with_hook: <{url.replace('&', '&amp;')}|{words}>"
     return f":leftwards_arrow_with_hook: {words}: {mrkdwn(url)}"
 

@@ -14,13 +14,14 @@ import re
 from collections.abc import Callable, Sequence
 
 from bot.redact import Redactor
+from bot.redact.allow import REDACTED_PREFIX
 from bot.render.blocklimits import slack_len
 from bot.render.plain import plain
 
 ELLIPSIS = "…"
 _TICK = "ˋ"  # U+02CB stands in for a backtick inside code
 # What a cut must not split: a redaction mark (kinds are short) or one of the entities `mrkdwn` writes.
-_ATOMIC = re.compile(r"\[REDACTED:[a-z0-9_.-]{0,60}\]|&amp;|&lt;|&gt;")
+_ATOMIC = re.compile(re.escape(REDACTED_PREFIX) + r"[a-z0-9_.-]{0,60}\]|&amp;|&lt;|&gt;")
 _WINDOW = 80
 
 

@@ -28,6 +28,8 @@ CollectTick = Callable[[datetime], tuple[list[Alert], Collection[str]]]
 """Run the checks at `now`: (alerts, clusters that could NOT be read in this tick)."""
 LagHook = Callable[[str, float], None]
 """(group name, seconds between the slot's scheduled time and the run's start)."""
+FiringHook = Callable[[int], None]
+"""How many alert threads fire after a run (for `rlark_bot_alerts_firing`)."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class RunResult:
 
 class TickRunner:
     def __init__(self, *, store: Store, notifier: Notifier, collect: CollectTick, groups: Sequence[CheckGroup],
-                 lock_ttl_seconds: float, on_lag: LagHook | None = None,
+                 lock_ttl_seconds: float, on_lag: LagHook | None = None, on_firing: FiringHook | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.notifier = notifier
@@ -67,6 +69,7 @@ class TickRunner:
         self.groups = list(groups)
         self.lock_ttl = lock_ttl_seconds
         self.on_lag = on_lag
+        self.on_firing = on_firing
         self.clock = clock
 
     def run_once(self, now: float | None = None) -> list[RunResult]:
@@ -100,6 +103,8 @@ class TickRunner:
         fence = self._fence(lock)
         result.report = self.notifier.tick(alerts, now=now, unreadable=unreadable, checks=group.checks, fence=fence)
         result.ran, result.unreadable = True, sorted(unreadable)
+        if self.on_firing is not None:
+            self.on_firing(result.report.firing)
         if lock is not None:
             with contextlib.suppress(StoreUnavailable):  # a late replica still finds this slot run
                 self.store.claim(self._done_key(group, result.slot),

@@ -15,7 +15,7 @@ from bot.checks.alerts import Alert
 from bot.checks.run import tick_checks
 from bot.runbook import Runbook
 from bot.scheduler.background import Scheduler, default_groups
-from bot.scheduler.runner import CollectTick, LagHook, TickRunner
+from bot.scheduler.runner import CollectTick, FiringHook, LagHook, TickRunner
 from bot.service import Ticked
 from bot.settings import Settings, Thresholds
 from bot.sources import EvidenceSource
@@ -44,7 +44,7 @@ def ticked_by(tick: Callable[[datetime], Ticked]) -> CollectTick:
 
 
 def build(*, settings: Settings, store: Store, sink: AlertSink, source: EvidenceSource,
-          runbook: Runbook | None = None, on_lag: LagHook | None = None,
+          runbook: Runbook | None = None, on_lag: LagHook | None = None, on_firing: FiringHook | None = None,
           collect: CollectTick | None = None) -> Scheduler:
     """The scheduler `serve` starts: every check in one group on `checks.interval_seconds`. Alert roots quote the
     runbook's next step and what not to do, so the runbook is loaded here when the caller has none. `collect`:
@@ -57,5 +57,5 @@ def build(*, settings: Settings, store: Store, sink: AlertSink, source: Evidence
     notifier = Notifier(store=store, sink=sink, settings=settings, runbook=runbook)
     runner = TickRunner(store=store, notifier=notifier, collect=collect or collect_tick(source, settings.thresholds),
                         groups=default_groups(settings.checks.interval_seconds),
-                        lock_ttl_seconds=settings.checks.lock_ttl_seconds, on_lag=on_lag)
+                        lock_ttl_seconds=settings.checks.lock_ttl_seconds, on_lag=on_lag, on_firing=on_firing)
     return Scheduler(runner)

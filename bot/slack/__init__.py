@@ -1,4 +1,4 @@
-"""The Slack app: factory, Socket Mode and HTTP adapters, middleware.
+"""The Slack SDK adapter only: the app factory, HTTP and Socket Mode, the Web API client and the chat sink.
 
-With handlers/, the only code that imports the Slack SDK.
+With handlers/ (the listeners), the only code that imports the Slack SDK.
 """

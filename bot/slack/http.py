@@ -13,8 +13,8 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress import wasyncore
 from waitress.server import create_server
 
+from bot.conversations.deps import Readiness
 from bot.obs.metrics import Metrics
-from bot.slack.deps import Readiness
 
 StartResponse = Callable[..., Any]
 Wsgi = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]

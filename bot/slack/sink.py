@@ -1,51 +1,22 @@
-"""The only code that sends anything to Slack. It takes sealed values only (`SafeText`, `SafeValue`).
+"""The only code that sends anything to Slack: the `ChatSink` port over slack_sdk's WebClient. It takes sealed
+values only (`Sealed`, `SafeText`).
 
-Handlers and the diagnosis flow never call `say`, `respond` or `client.chat_*` themselves: they build a
-message, seal it through the redactor (`seal_message`) and hand it here. Failures surface as one exception
-type, `SlackDown`, with a one-line reason.
+Listeners and conversations never call `say`, `respond` or `client.chat_*` themselves: they build a message,
+seal it through the redactor (`bot.conversations.ports.seal_message`) and hand it here. Failures surface as one
+exception type, `SlackDown`, with a one-line reason.
 """
 
 from __future__ import annotations
 
 import json
 import urllib.request
-from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.redact import Redactor, SafeText, SafeValue, seal
-from bot.render.slack_message import SlackMessage
-
-
-class SlackDown(Exception):
-    """Slack refused or could not be reached after the client's retries. `error` is Slack's error code when
-    Slack answered (`channel_not_found`, ...), None when it could not be reached."""
-
-    def __init__(self, message: str, *, error: str | None = None) -> None:
-        super().__init__(message)
-        self.error = error
-
-
-@dataclass(frozen=True)
-class Sealed:
-    text: SafeText
-    blocks: SafeValue
-    metadata: SafeValue | None
-    files: tuple[tuple[SafeText, SafeText, SafeText], ...]  # (name, title, content)
-
-
-def seal_message(message: SlackMessage, redactor: Redactor, *, verbatim: tuple[str, ...] = ()) -> Sealed:
-    """Every string of the message through the redactor; only the bot's own identifiers pass unchanged."""
-    keep = (*message.verbatim, *verbatim)
-    return Sealed(
-        text=redactor.redact(message.text).text,
-        blocks=seal(message.blocks, redactor, verbatim=keep),
-        metadata=None if message.metadata is None else seal(message.metadata, redactor, verbatim=keep),
-        files=tuple((redactor.redact(f.name).text, redactor.redact(f.title).text, redactor.redact(f.content).text)
-                    for f in message.files),
-    )
+from bot.conversations.ports import Sealed, SlackDown
+from bot.redact import SafeText, SafeValue
 
 
 def _checked(value: object, kind: type) -> None:

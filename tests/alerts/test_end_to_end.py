@@ -12,7 +12,7 @@ from slack.standin import SlackStandIn
 
 from alerts.slack_sink import WebClientSink
 from alerts.world import START, World, nodepool, pods
-from bot.alerts import keys
+from bot.alerts import storage
 from bot.alerts.mutes import mute
 from bot.alerts.notifier import Notifier
 from bot.scheduler.background import default_groups
@@ -122,14 +122,14 @@ def test_slack_down_then_back_delivers_in_order_once(redis_url: str, store_prefi
     world.set()
     bot.tick(T0 + 60)
     bot.tick(T0 + 120)
-    assert bot.store.peek(keys.OUTBOX, 10) != []
+    assert bot.store.peek(storage.OUTBOX, 10) != []
     slack.up()
     bot.tick(T0 + 180)
     [ts] = roots(slack).values()
     assert states(slack, ts) == ["resolved"]
     assert [c.method for c in slack.calls() if c.method.startswith("chat.")] == [
         "chat.postMessage", "chat.postMessage", "chat.update"]
-    assert bot.store.peek(keys.OUTBOX, 10) == []
+    assert bot.store.peek(storage.OUTBOX, 10) == []
     bot.close()
 
 
@@ -139,13 +139,13 @@ def test_mute_then_expiry_adds_one_reply(redis_url: str, store_prefix: str, tmp_
     world.set(pools=[nodepool("a3", "InsufficientCapacity")])
     bot = Bot(url=redis_url, prefix=store_prefix, tmp=tmp_path, slack=slack, world=world)
     bot.tick(T0)
-    mute(bot.store, key=POOL_KEY, until=START.replace(microsecond=500_000), by="U1", now=START)
+    mute(bot.store, key=POOL_KEY, until=START.replace(microsecond=500_000).timestamp(), by="U1", now=START.timestamp())
     world.set(pools=[nodepool("a3", "quota exceeded")])
     bot.tick(T0 + 700)  # muted (Redis still holds the 0.5 s mute): the change is not posted
     [ts] = roots(slack).values()
     assert slack.thread(CHANNEL, ts) == []
     deadline = time.monotonic() + 5
-    while bot.store.get(keys.MUTE + POOL_KEY) is not None:  # Redis decides when the mute ends
+    while bot.store.get(storage.MUTE + POOL_KEY) is not None:  # Redis decides when the mute ends
         assert time.monotonic() < deadline, "the mute did not expire"
         time.sleep(0.05)
     bot.tick(T0 + 760)

@@ -7,7 +7,7 @@ from typing import Any
 
 from alerts.fakes import RecordingSink
 from alerts.helpers import T0, pending, pool, settings
-from bot.alerts import keys
+from bot.alerts import storage
 from bot.alerts.mutes import list_firing, mute, unmute
 from bot.alerts.notifier import Notifier
 from bot.settings import ChannelBinding
@@ -105,8 +105,8 @@ def test_slack_down_queues_in_order_and_nothing_is_lost_or_doubled() -> None:
     [root] = sink.roots()
     assert [s.method for s in sink.sent] == ["post", "post", "update"]
     assert sink.replies(root.ts)[0].state == "resolved"
-    assert store.peek(keys.OUTBOX, 10) == []
-    record = store.get_doc(keys.RECORD + "nodepool-unhealthy:ci//NodePool/a3")
+    assert store.peek(storage.OUTBOX, 10) == []
+    record = store.get_doc(storage.RECORD + "nodepool-unhealthy:ci//NodePool/a3")
     assert record is not None and record.doc["record"]["roots"] == {"C-ALERTS": root.ts}
     assert record.doc["queued"] == []
 
@@ -139,8 +139,8 @@ def test_lost_outbox_push_is_requeued() -> None:
     n, sink, store = make()
     sink.down = True
     n.tick([pool("a3")], now=T0)
-    [item] = store.peek(keys.OUTBOX, 5)
-    store.ack(keys.OUTBOX, item)  # as if the replica died between the record write and the push
+    [item] = store.peek(storage.OUTBOX, 5)
+    store.ack(storage.OUTBOX, item)  # as if the replica died between the record write and the push
     sink.down = False
     n.tick([pool("a3")], now=T0 + 60)
     assert len(sink.roots()) == 1 and json.loads(item)["id"].endswith(".1")
@@ -172,10 +172,10 @@ def test_mute_unmute_and_list_firing() -> None:
     n.tick([pool("a3")], now=T0)
     from datetime import UTC, datetime, timedelta
     now = datetime.fromtimestamp(T0, UTC)
-    mute(store, key=key, until=now + timedelta(hours=2), by="U1", now=now)
-    assert store.ttl(keys.MUTE + key) == 7200
-    [firing] = list_firing(store)
-    assert firing.key == key and firing.muted_until == T0 + 7200
+    mute(store, key=key, until=(now + timedelta(hours=2)).timestamp(), by="U1", now=now.timestamp())
+    assert store.ttl(storage.MUTE + key) == 7200
+    [(firing, muted)] = list_firing(store)
+    assert firing.key == key and muted is not None and muted.until == T0 + 7200
     assert list_firing(store, ChannelBinding(clusters=["other"], namespaces="*")) == []
     n.tick([pool("a3", condition="Ready=False")], now=T0 + 700)
     assert len(sink.sent) == 1  # muted: the change is not posted
@@ -190,11 +190,11 @@ def test_a_record_resolved_long_ago_is_dropped_and_a_new_sighting_starts_a_new_t
     n.tick([pool("a3")], now=T0)
     n.tick([], now=T0 + 60)
     n.tick([], now=T0 + 120)
-    week = keys.RESOLVED_KEPT_SECONDS
+    week = storage.RESOLVED_KEPT_SECONDS
     n.tick([], now=T0 + 120 + week - 60)
-    assert store.get_doc(keys.RECORD + "nodepool-unhealthy:ci//NodePool/a3") is not None
+    assert store.get_doc(storage.RECORD + "nodepool-unhealthy:ci//NodePool/a3") is not None
     n.tick([], now=T0 + 180 + week)
-    assert store.get_doc(keys.RECORD + "nodepool-unhealthy:ci//NodePool/a3") is None
+    assert store.get_doc(storage.RECORD + "nodepool-unhealthy:ci//NodePool/a3") is None
     n.tick([pool("a3")], now=T0 + 240 + week)
     assert len(sink.roots()) == 2
 
@@ -226,7 +226,7 @@ def test_a_channel_refusing_for_good_does_not_block_the_others() -> None:
     n.tick([], now=T0 + 120)
     [root] = sink.roots("C-CI")
     assert [s.state for s in sink.replies(root.ts)] == ["resolved"]
-    assert n.store.peek(keys.OUTBOX, 5) == []
+    assert n.store.peek(storage.OUTBOX, 5) == []
 
 
 def test_a_message_refused_every_time_is_set_aside_after_max_attempts() -> None:
@@ -236,7 +236,7 @@ def test_a_message_refused_every_time_is_set_aside_after_max_attempts() -> None:
     n.tick([pool("b1")], now=T0)
     n.tick([pool("b1"), pool("a3")], now=T0 + 60)
     assert sink.sent == [], "the refused head holds the queue while it may still be an outage"
-    for i in range(2, keys.MAX_ATTEMPTS + 1):
+    for i in range(2, storage.MAX_ATTEMPTS + 1):
         n.tick([pool("b1"), pool("a3")], now=T0 + 60 * i)
     assert [r.metadata["event_payload"]["key"] for r in sink.roots()] == ["nodepool-unhealthy:ci//NodePool/a3"]
-    assert len(store.peek(keys.DEAD, 5)) == 1
+    assert len(store.peek(storage.DEAD, 5)) == 1

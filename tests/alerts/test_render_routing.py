@@ -9,9 +9,9 @@ import pytest
 from alerts.helpers import pending, pool
 from bot.alerts.grouping import observe
 from bot.alerts.machine import step
+from bot.alerts.messages import reply, root
 from bot.alerts.model import Action, Policy, View
 from bot.alerts.routing import binding_hears, route
-from bot.render.alert_blocks import reply, root
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 

@@ -19,7 +19,7 @@ from slack.standin import SlackStandIn
 
 from alerts.fakes import RecordingSink
 from alerts.replicas import CHANNEL, T0, Config, replica, settings, world_at
-from bot.alerts import keys
+from bot.alerts import storage
 from bot.alerts.notifier import Notifier
 from bot.checks import run_checks
 from bot.settings import Thresholds
@@ -111,6 +111,6 @@ def test_three_replicas_one_killed_post_everything_exactly_once(redis_url: str, 
 def _outbox_empty(url: str, prefix: str) -> bool:
     store = open_store(url=url, data_dir=Path("."), prefix=prefix)
     try:
-        return store.peek(keys.OUTBOX, 1) == []
+        return store.peek(storage.OUTBOX, 1) == []
     finally:
         store.close()

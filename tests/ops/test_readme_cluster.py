@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from bot.commands import serve
+from bot.process import root as serve_root
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -89,7 +90,7 @@ def test_sizing_and_shutdown_figures_are_the_manifests_and_serves(section: str) 
     serve.add_parser(parser.add_subparsers())
     grace = parser.parse_args(["serve"]).grace
     assert f"({grace:g} s at most, inside the {pod['terminationGracePeriodSeconds']} s grace period)" in text
-    assert f"Up to {WORDS[serve.DIAGNOSIS_WORKERS]} diagnoses run at once" in text
+    assert f"Up to {WORDS[serve_root.DIAGNOSIS_WORKERS]} diagnoses run at once" in text
     # the engine benchmark's latest figures, as bench/engine/RESULTS.md records them
     results = (ROOT / "bench" / "engine" / "RESULTS.md").read_text(encoding="utf-8")
     wall = re.search(r"diagnose wall, fresh process \(median of 3\) \| ([\d.]+) s", results)

@@ -14,10 +14,10 @@ from bot.diagnose import diagnose
 from bot.models import Target
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
-from bot.render.blocks import diagnosis_reply
 from bot.render.model import EvidenceView, FirstErrorView, Report
 from bot.render.report import build_report
 from bot.render.slack_message import SlackMessage, block_chars
+from bot.render.slack_reply import diagnosis_reply
 from bot.runbook import Runbook
 from render.conftest import Scenario
 from render.support import SCENARIOS, finding, message_strings, with_first

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.redact import Redactor
-from bot.render.blocks import diagnosis_reply
 from bot.render.model import EvidenceView, FindingView
+from bot.render.slack_reply import diagnosis_reply
 from render.conftest import Scenario
 from render.support import message_strings
 from render.test_blocks_scenarios import check_limits

@@ -13,11 +13,11 @@ import pytest
 from bot.redact import Redactor, seal
 from bot.render import blocklimits as lim
 from bot.render import render_diagnosis
-from bot.render.blocks import diagnosis_reply, slack_payload
 from bot.render.model import Report
 from bot.render.slack_actions import ACTION_IDS, parse_target_value
 from bot.render.slack_evidence import evidence_file
 from bot.render.slack_message import SlackMessage, block_chars
+from bot.render.slack_reply import diagnosis_reply, slack_payload
 from bot.render.slack_text import clean_line
 from render.conftest import Scenario
 from render.support import CREDENTIAL_CASE, NAMES, SCENARIOS, message_strings

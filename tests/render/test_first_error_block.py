@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from bot.redact import Redactor
-from bot.render.blocks import diagnosis_reply
 from bot.render.slack_labels import label
+from bot.render.slack_reply import diagnosis_reply
 from render.conftest import Scenario
 from render.support import message_strings
 

@@ -199,10 +199,11 @@ def test_duplicate_without_a_link_still_says_where(redactor: Redactor) -> None:
 
 
 def test_every_label_has_both_languages() -> None:
+    fields = {"n": 1, "file": "f", "target": "t", "now": "n", "step": "s", "clusters": 1, "pods": 1, "logs": 1,
+              "requests": 1, "usage": "u", "reason": "r", "c": "/rlark", "where": "w", "link": "l", "key": "k",
+              "duration": "2h", "until": "u", "since": "s"}
     for key in keys():
-        zh, en = label(key, "zh", n=1, file="f", target="t", now="n", step="s", clusters=1, pods=1, logs=1,
-                       requests=1), label(key, "en", n=1, file="f", target="t", now="n", step="s", clusters=1,
-                                          pods=1, logs=1, requests=1)
+        zh, en = label(key, "zh", **fields), label(key, "en", **fields)
         assert zh and en and (zh != en or key.startswith("sev."))
 
 

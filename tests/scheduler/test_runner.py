@@ -76,6 +76,22 @@ def test_lag_is_reported_from_the_slot_start() -> None:
     assert lags == [("checks", 7.5)]
 
 
+def test_the_firing_count_is_reported_after_each_run_until_the_alert_clears() -> None:
+    """`rlark_bot_alerts_firing` is set from this: one thread while the pool alerts, none once it cleared."""
+    clock = Clock()
+    store = MemoryStore(now=clock)
+    collect = Collect()
+    firing: list[int] = []
+    r = runner(store, collect)
+    r.on_firing = firing.append
+    for slot in range(4):
+        if slot == 1:
+            collect.alerts = []
+        clock.t = T0 + slot * 60 + 1
+        r.run_once(clock.t)
+    assert firing == [1, 1, 0, 0]  # resolved after `clear_after_ticks` (2) runs without it
+
+
 def test_a_replica_that_died_mid_run_blocks_no_longer_than_the_lock_ttl() -> None:
     clock = Clock()
     store = MemoryStore(now=clock)

@@ -25,18 +25,17 @@ from urllib.parse import urlencode
 
 from slack_bolt import App, BoltRequest, BoltResponse
 
+from bot.conversations.deps import AlertOps, Deps
 from bot.obs.metrics import Metrics
+from bot.process.lifecycle import BotProcess
+from bot.process.root import build, make_app
 from bot.redact import Redactor
 from bot.runbook import Runbook
 from bot.service import Service
 from bot.settings import ChannelBinding, Settings
-from bot.slack.app import create_app
-from bot.slack.deps import AlertOps, Deps
-from bot.slack.engine import Engine
-from bot.slack.runtime import BotProcess
-from bot.slack.wiring import build
 from bot.sources import BundleSource
 from bot.store.base import Store
+from bot.workers.api import Engine
 
 from .model import Message
 from .signing import block_action_payload, post, signed_headers, slash_command_payload
@@ -111,7 +110,7 @@ class AppHost:
         self.deps: Deps = self.process.deps
         if alerts is not None:
             self.deps.alerts = alerts
-        self.app: App = create_app(self.deps, client=self.deps.sink.client, socket_mode=False)
+        self.app: App = make_app(self.deps, client=self.deps.sink.client, socket_mode=False)
         self._thread = threading.Thread(target=self.process.server.serve_forever, name="bot-http", daemon=True)
         self._started = False
         self.last_response_url = ""

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.process.root import make_app
 from bot.runbook import Runbook
-from bot.slack.app import create_app
 from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, AppHost, bundle_of
@@ -44,7 +44,7 @@ def test_bolt_hears_no_token_conflict(host: AppHost, caplog: pytest.LogCaptureFi
     """The token comes from `authorize` on each request: bolt's own client has none, so bolt never warns
     that a token is unused or ignored."""
     with caplog.at_level(logging.WARNING, logger="rlark_bot.bolt"):
-        create_app(host.deps, client=host.deps.sink.client, socket_mode=False)
+        make_app(host.deps, client=host.deps.sink.client, socket_mode=False)
     assert not [r for r in caplog.records if r.name.startswith("rlark_bot.bolt")]
 
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.conversations.parsing import parse_command
 from bot.errors import UsageError
 from bot.runbook import Runbook
-from bot.slack.payloads import parse_command
 from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, AppHost, bundle_of

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.conversations.diagnosis import Ask, run_diagnosis
 from bot.models import Target
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
-from bot.slack.flow import Ask, run_diagnosis
 from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, EVERYWHERE, SECRET, USER, AppHost, bundle_of

@@ -11,9 +11,9 @@ import pytest
 from bot.alerts import mutes
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
+from bot.conversations.alert_delivery import SlackAlertSink
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
-from bot.slack.alert_sink import SlackAlertSink
 from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, AppHost, bundle_of

@@ -1,4 +1,4 @@
-"""Diagnoses in worker processes (`bot.slack.workers`): answered like in-process ones, a killed worker is one line
+"""Diagnoses in worker processes (`bot.workers.pool`): answered like in-process ones, a killed worker is one line
 in the thread and is replaced, a worker past its memory cap is replaced between tasks, refusals collect nothing."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from bot.models import Target
+from bot.render.slack_labels import label
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding, Settings
-from bot.slack.flow import LOST
-from bot.slack.worker import WorkerSpec
-from bot.slack.workers import WorkerEngine, wait_started
 from bot.sources import Location
 from bot.store.memory import MemoryStore
+from bot.workers.child import WorkerSpec
+from bot.workers.pool import WorkerEngine, wait_started
 
 from .apphost import CHANNEL, EVERYWHERE, AppHost, bundle_of
 from .standin import SlackStandIn
@@ -93,7 +93,7 @@ def test_a_killed_worker_is_one_line_in_the_thread_and_is_replaced(host: AppHost
     slack.release(root_post)
     host.idle(submitted=1, timeout=30)
     [root] = slack.messages(CHANNEL)
-    assert LOST["en"] in root.text and "\n" not in root.text.strip()
+    assert label("reply.lost", "en") in root.text and "\n" not in root.text.strip()
     assert not [m for m in slack.thread(CHANNEL, root.ts) if m.event_type == "rlark_diagnosis"]
     assert wait_started(engine, count=1, timeout=START) and engine.pids() != [pid], "a new worker took its place"
     assert host.command(f"diagnose {JOB}", channel="C0AGAIN").status == 200

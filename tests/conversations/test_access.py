@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.conversations.access import allows, binding_for
 from bot.models import Target
 from bot.settings import ChannelBinding, Settings
-from bot.slack.authz import allows, binding_for
 from bot.sources import Location
 
 JOB = Target.parse("job/ppo-1")

@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.checks.alerts import Alert
+from bot.conversations.ports import ChatSink
 from bot.diagnose import Diagnosis
 from bot.obs.metrics import Metrics
 from bot.redact import Redactor
 from bot.service import Service
 from bot.settings import Settings
-from bot.slack.engine import Engine
-from bot.slack.sink import SlackSink
 from bot.sources import EvidenceSource
 from bot.store.base import Store
+from bot.workers.api import Engine
 
 
 class AlertOps(Protocol):
@@ -119,7 +119,7 @@ class Deps:
     service: Service
     source: EvidenceSource
     store: Store
-    sink: SlackSink
+    sink: ChatSink
     metrics: Metrics
     pool: ThreadPoolExecutor
     engine: Engine

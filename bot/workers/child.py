@@ -37,9 +37,9 @@ from bot.obs.logs import configure_logging
 from bot.redact import Redactor
 from bot.service import Service, Ticked
 from bot.settings import Settings
-from bot.slack.engine import Answer, render_answer
-from bot.slack.progress import SlackProgress
 from bot.sources import EvidenceSource, Location, open_source
+from bot.workers.api import Answer, render_answer
+from bot.workers.progress import SlackProgress
 
 GC_THRESHOLDS = (50_000, 20, 1000)
 ERRORS: dict[str, type[UserError]] = {c.__name__: c for c in (UserError, UsageError, NotFound, SourceError)}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.conversations.parsing import parse_command, parse_duration, parse_key
 from bot.errors import UsageError
 from bot.models import TargetKind
-from bot.slack.payloads import parse_command, parse_duration, parse_key
 
 
 @pytest.mark.parametrize(("text", "verb", "kind", "name", "namespace", "lang"), [

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from bot.conversations.deps import Deps
+from bot.conversations.diagnosis import Ask, canonical, locate_allowed, post_patiently, run_diagnosis, tell
+from bot.conversations.ports import SlackDown
 from bot.diagnose import Diagnosis
 from bot.render.report import build_report
 from bot.render.slack_evidence import evidence_file
 from bot.render.slack_roots import ticket_message
-from bot.slack.deps import Deps
-from bot.slack.flow import Ask, canonical, locate_allowed, post_patiently, run_diagnosis, tell
-from bot.slack.sink import SlackDown
 from bot.store.base import StoreUnavailable
 
 

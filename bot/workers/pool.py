@@ -1,4 +1,4 @@
-"""The engine in worker processes: a small pool of `bot.slack.worker` processes, each owned by one diagnosis at
+"""The engine in worker processes: a small pool of `bot.workers.child` processes, each owned by one diagnosis at
 a time, so collection, diagnosis, rendering and redaction never hold the interpreter that answers Slack.
 
 The calling thread (a thread of the bounded diagnosis pool) checks a worker out, talks to it over its pipe
@@ -31,9 +31,9 @@ from typing import Any
 from bot.diagnose import Diagnosis
 from bot.models import Target
 from bot.service import Ticked
-from bot.slack.engine import Answer, Gate, OnProgress, WorkerLost
-from bot.slack.worker import WorkerSpec, result_of, rss_mib, worker_main
 from bot.sources import Location
+from bot.workers.api import Answer, Gate, OnProgress, WorkerLost
+from bot.workers.child import WorkerSpec, result_of, rss_mib, worker_main
 
 OnKube = Callable[[str, str, str], None]
 
@@ -58,7 +58,7 @@ class WorkerEngine:
         self._on_kube = on_kube
         self._log = log or logging.getLogger("rlark_bot.workers")
         self._ctx = multiprocessing.get_context("forkserver")
-        self._ctx.set_forkserver_preload(["bot.slack.worker"])
+        self._ctx.set_forkserver_preload(["bot.workers.child"])
         self._idle: queue.Queue[_Proc] = queue.Queue()
         self._lock = threading.Lock()
         self._live: set[_Proc] = set()

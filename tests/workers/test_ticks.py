@@ -5,17 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from slack.apphost import bundle_of
 
 from bot.redact import Redactor
 from bot.scheduler.wiring import collect_tick, ticked_by
 from bot.service import Service
 from bot.settings import Settings
-from bot.slack.engine import LocalEngine
-from bot.slack.worker import WorkerSpec
-from bot.slack.workers import WorkerEngine, wait_started
 from bot.sources import open_source
-
-from .apphost import bundle_of
+from bot.workers.child import WorkerSpec
+from bot.workers.local import LocalEngine
+from bot.workers.pool import WorkerEngine, wait_started
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 

@@ -1,7 +1,7 @@
-"""What the diagnosis flow asks of the engine: locate a target, and (once the flow let it go ahead) collect,
-diagnose and render it. Two implementations behind one protocol: `LocalEngine` runs it in the calling thread
-(tests, tools); `bot.slack.workers.WorkerEngine` runs it in worker processes, so the interpreter answering
-Slack never waits on it.
+"""What the conversations ask of the engine: locate a target, and (once the conversation let it go ahead)
+collect, diagnose and render it. Two implementations behind one protocol: `bot.workers.local.LocalEngine` runs
+it in the calling thread (tests, tools); `bot.workers.pool.WorkerEngine` runs it in worker processes, so the
+interpreter answering Slack never waits on it; the scheduled checks' reads (`tick`) run there too.
 
 The flow decides between locating and diagnosing (`gate`): whether the channel may see the target, the
 cooldown, the root message. Nothing is collected past the location until `gate` said yes.
@@ -17,14 +17,13 @@ from typing import Protocol
 from bot.diagnose import Diagnosis
 from bot.models import Target
 from bot.redact import Redactor
-from bot.render.blocks import diagnosis_reply
 from bot.render.report import build_report
 from bot.render.slack_evidence import redaction_counts
 from bot.render.slack_message import SlackMessage
+from bot.render.slack_reply import diagnosis_reply
 from bot.render.slack_roots import root_verdict
-from bot.service import Service, Ticked
-from bot.slack.progress import SlackProgress
-from bot.sources import EvidenceSource, Location
+from bot.service import Ticked
+from bot.sources import Location
 
 Gate = Callable[[Location], bool]  # the target's location -> go ahead (True) or stop here (False)
 OnProgress = Callable[[dict[str, int | str]], None]
@@ -77,33 +76,3 @@ class Engine(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-class LocalEngine:
-    """The engine in the calling thread, over the service and source the composition root built."""
-
-    def __init__(self, *, service: Service, source: EvidenceSource, redactor: Redactor) -> None:
-        self.service, self.source, self.redactor = service, source, redactor
-
-    def investigate(self, target: Target, *, lang: str, gate: Gate, on_progress: OnProgress) -> Answer | None:
-        where = self.source.locate(target)
-        if not gate(where):
-            return None
-        diag = self.service.diagnose(target, source=self.source, progress=SlackProgress(on_progress),
-                                     gathered=where.gathered)
-        return render_answer(diag, lang=lang, redactor=self.redactor)
-
-    def locate(self, target: Target) -> Location:
-        return self.source.locate(target)
-
-    def diagnose(self, target: Target) -> Diagnosis:
-        return self.service.diagnose(target, source=self.source)
-
-    def tick(self, now: datetime) -> Ticked:
-        return self.service.tick(source=self.source, now=now)
-
-    def problem(self) -> str | None:
-        return None
-
-    def close(self) -> None:
-        return None

@@ -12,25 +12,23 @@ import contextlib
 import time
 from dataclasses import dataclass
 
+from bot.conversations.access import allows, binding_for
+from bot.conversations.deps import Deps
+from bot.conversations.ports import SlackDown, seal_message
 from bot.errors import NotFound, UserError
 from bot.models import Target
 from bot.render.ephemeral import ephemeral
+from bot.render.slack_labels import label
 from bot.render.slack_message import SlackMessage
 from bot.render.slack_roots import root_failed, root_progress
 from bot.settings import ChannelBinding
-from bot.slack.authz import allows, binding_for
-from bot.slack.deps import Deps
-from bot.slack.engine import Answer, WorkerLost
-from bot.slack.sink import SlackDown, seal_message
 from bot.sources import Location
 from bot.store.base import StoreUnavailable
+from bot.workers.api import Answer, WorkerLost
 
 COOLDOWN_SECONDS = 60
 THREAD_MEMORY_SECONDS = 24 * 3600
 REPLY_ATTEMPTS = 4
-LOST = {"en": "the diagnosis stopped unexpectedly (its worker process ended); try again",
-        "zh": "诊断意外中断（工作进程已退出），请重试"}
-FAILED = {"en": "the diagnosis failed; it has been logged", "zh": "诊断失败，已记录日志"}
 
 
 @dataclass(frozen=True)
@@ -215,11 +213,11 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
         if run.root is None:
             tell(deps, ask, message=ephemeral("error", lang=ask.lang, redactor=deps.redactor))
         else:
-            run.failed(LOST.get(ask.lang, LOST["en"]))
+            run.failed(label("reply.lost", ask.lang))
         return "worker_lost"
     except Exception:  # a defect: the root says the diagnosis failed, the asker hears the apology
         if run.root is not None:
-            run.failed(FAILED.get(ask.lang, FAILED["en"]))
+            run.failed(label("reply.failed", ask.lang))
         raise
     finally:
         run.finish()

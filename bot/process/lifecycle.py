@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import FrameType
 
-from bot.slack.deps import Deps
+from bot.conversations.deps import Deps
+from bot.conversations.ports import SlackDown
 from bot.slack.http import HttpServer
-from bot.slack.sink import SlackDown
 from bot.slack.socket import SocketMode
 from bot.store.base import StoreUnavailable
 

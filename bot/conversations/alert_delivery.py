@@ -1,4 +1,4 @@
-"""The alert notifier's delivery port (`bot.alerts.ports.AlertSink`) on the Slack sink.
+"""The alert notifier's delivery port (`bot.alerts.ports.AlertSink`) on the chat sink.
 
 Every string is sealed through the redactor except the metadata's `key`, `object` and `objects`: identifiers
 the bot builds itself, sent unchanged (CONTRACT §6). Slack failing becomes `DeliveryFailed`, and the notifier
@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.alerts.ports import DeliveryFailed
+from bot.conversations.ports import ChatSink, SlackDown, seal_message
 from bot.redact import Redactor
 from bot.render.slack_message import SlackMessage
-from bot.slack.sink import SlackDown, SlackSink, seal_message
 
 # Refusals that no retry will fix for this channel: the delivery to it is given up (others go on).
 PERMANENT = frozenset({"channel_not_found", "not_in_channel", "is_archived", "restricted_action",
@@ -38,7 +38,7 @@ class SlackAlertSink:
     """`on_delivered(state)`: a root posted ("firing"), a reply in its thread ("reply"), a root edited to its
     state ("resolved", "firing" when re-opened); the bot counts these in `rlark_bot_alerts_total`."""
 
-    def __init__(self, sink: SlackSink, redactor: Redactor,
+    def __init__(self, sink: ChatSink, redactor: Redactor,
                  on_delivered: Callable[[str], None] | None = None) -> None:
         self._sink, self._redactor, self._on_delivered = sink, redactor, on_delivered
 

@@ -1,4 +1,4 @@
-"""The store keys the alert side uses (logical keys; the store adds its own versioned prefix)."""
+"""The store keys the alert side uses (logical keys; the store adds its own versioned prefix, `bot.store.keys`)."""
 
 from __future__ import annotations
 

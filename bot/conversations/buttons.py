@@ -1,0 +1,104 @@
+"""The buttons of a diagnosis reply (Ticket, Re-run, Evidence) and of an alert (Mute), once the listener read
+which button, where and by whom."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.conversations.alerts import alerts_command
+from bot.conversations.audit import Audit
+from bot.conversations.deps import Deps
+from bot.conversations.diagnosis import Ask, locate_allowed, run_diagnosis, tell, tell_user
+from bot.conversations.parsing import Command, parse_key
+from bot.conversations.requests import channel_lang, first_time, hand_off
+from bot.conversations.tickets import post_evidence, post_ticket, thread_diagnosis
+from bot.errors import UsageError
+from bot.models import Target
+from bot.render.ephemeral import ephemeral
+from bot.render.slack_actions import parse_target_value
+from bot.render.slack_labels import label
+from bot.render.slack_message import SlackMessage
+
+DEFAULT_MUTE_SECONDS = 2 * 3600
+
+
+@dataclass(frozen=True)
+class Press:
+    """One click: the button, its value, where it was (channel, the thread's root) and by whom."""
+
+    action_id: str
+    value: str
+    channel: str
+    user: str
+    thread: str
+    request_id: str
+    response_url: str | None = None
+
+
+def _target(value: str) -> Target:
+    kind_name, namespace = parse_target_value(value)
+    try:
+        return Target.parse(kind_name, namespace)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool]) -> None:
+    """Mute at once; Ticket, Re-run and Evidence on the bounded pool, into the button's thread."""
+    lang = channel_lang(deps, press.channel)
+    if not first_time(deps, press.request_id):
+        return
+    if press.action_id == "rlark_mute":
+        _mute(deps, press, lang=lang, audit=audit, admin=admin)
+        return
+    try:
+        ask = Ask(channel=press.channel, user=press.user, target=_target(press.value), lang=lang,
+                  thread_ts=press.thread or None)
+    except (UsageError, ValueError):
+        _unreadable(deps, press, lang=lang, audit=audit)
+        return
+    audit.about(target=str(ask.target))
+    action_id, thread = press.action_id, press.thread
+
+    def work() -> str:
+        if action_id == "rlark_rerun":
+            return run_diagnosis(deps, ask)
+        where = locate_allowed(deps, ask)  # the binding as it is now, not as when the thread was posted
+        if isinstance(where, str):
+            return where
+        diag = thread_diagnosis(deps, ask, thread_ts=thread)
+        if diag is None:
+            return "not_found"
+        if action_id == "rlark_ticket":
+            post_ticket(deps, ask, diag=diag, thread_ts=thread)
+            return "ticket"
+        post_evidence(deps, ask, diag=diag, thread_ts=thread)
+        return "evidence"
+
+    def say(message: SlackMessage) -> None:
+        tell(deps, ask, message=message)
+
+    hand_off(deps, work=work, lang=lang, tell=say, audit=audit)
+
+
+def _unreadable(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
+    """A button whose value names nothing the bot can read (edited, from an older version): one line back."""
+    deps.log.warning("button with an unreadable value", extra={"action": press.action_id})
+    audit.outcome("usage")
+    if press.channel and press.user:
+        reason = label("reply.unreadable", lang)
+        tell_user(deps, channel=press.channel, user=press.user, thread_ts=press.thread or None,
+                  response_url=press.response_url or None,
+                  message=ephemeral("usage", lang=lang, redactor=deps.redactor, command=deps.settings.slash_command,
+                                    reason=reason))
+
+
+def _mute(deps: Deps, press: Press, *, lang: str, audit: Audit, admin: Callable[[], bool]) -> None:
+    try:
+        cmd = Command("mute", key=parse_key(press.value), seconds=DEFAULT_MUTE_SECONDS)
+    except UsageError:
+        _unreadable(deps, press, lang=lang, audit=audit)
+        return
+    reply = alerts_command(deps, cmd, audit=audit, lang=lang, admin=admin)
+    tell_user(deps, channel=press.channel, user=press.user, message=reply, thread_ts=press.thread or None)

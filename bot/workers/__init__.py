@@ -1,0 +1,1 @@
+"""The worker processes that run collection, the engine, rendering and redaction for Slack and the scheduler."""

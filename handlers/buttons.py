@@ -1,0 +1,30 @@
+"""The buttons' listener: acknowledge, read which button where, hand it to `bot.conversations.buttons`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from slack_bolt import Ack
+
+from bot.conversations.audit import Audit
+from bot.conversations.buttons import Press, pressed
+from bot.conversations.deps import Deps
+
+
+def _thread(body: dict[str, Any]) -> str:
+    """The ts of the thread's root the button sits in (the message itself when it is the root)."""
+    message = body.get("message") or {}
+    return str(message.get("thread_ts") or message.get("ts") or (body.get("container") or {}).get("message_ts")
+               or "")
+
+
+def on_button(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit, admin: Callable[[], bool]) -> None:
+    ack()
+    action = dict((body.get("actions") or [{}])[0])
+    action_id = str(action.get("action_id", ""))
+    url = body.get("response_url")
+    request_id = f"{action_id}:{body.get('trigger_id') or action.get('action_ts')}"
+    pressed(deps, Press(action_id=action_id, value=str(action.get("value", "")), channel=audit.channel,
+                        user=audit.user, thread=_thread(body), request_id=request_id,
+                        response_url=url if isinstance(url, str) and url else None), audit=audit, admin=admin)
