@@ -15,8 +15,25 @@ from typing import Any
 from bot.models.rlark import TaskSpec
 from bot.redact import Redactor
 
-Flat = dict[tuple[str, str], str]
+Key = tuple[str, str]
 JOB_TOKEN = "<job>"
+
+
+class Flat(dict[Key, str]):
+    """Field -> the value as shown (redacted). `raw` keeps, for redacted fields only, the value as written: a
+    changed secret is still a change, though both sides show the same mask. `raw` is compared, never shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raw: dict[Key, str] = {}
+
+    def put(self, key: Key, shown: str, raw: str) -> None:
+        self[key] = shown
+        if raw != shown:
+            self.raw[key] = raw
+
+    def compared(self, key: Key) -> str | None:
+        return self.raw.get(key, self.get(key))
 
 
 class Namer:
@@ -56,7 +73,7 @@ def _containers(pod: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
-    flat: Flat = {}
+    flat = Flat()
     workload, pod = _workload(task)
     _identity(flat, task, workload)
     _selector(flat, task, pod)
@@ -68,7 +85,8 @@ def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
         _env(flat, name, c.get("env"), namer=namer, redactor=redactor)
         for key in ("command", "args"):
             if c.get(key):
-                flat[("scripts", f"{name}.{key}")] = namer.text(str(redactor.redact(_dump(c[key])).text))
+                raw = namer.text(_dump(c[key]))
+                flat.put(("scripts", f"{name}.{key}"), str(redactor.redact(raw).text), raw)
         mounts = c.get("volumeMounts")
         for m in mounts if isinstance(mounts, list) else []:
             if isinstance(m, dict):
@@ -77,7 +95,8 @@ def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
     _volumes(flat, pod, workload, namer)
     for key, attr in (("prepareScript", task.prepare_script), ("runScript", task.run_script)):
         if attr:
-            flat[("scripts", key)] = namer.text(str(redactor.redact(attr).text))
+            raw = namer.text(attr)
+            flat.put(("scripts", key), str(redactor.redact(raw).text), raw)
     extra = task.model_extra or {}
     if extra.get("tensorBoardDir"):
         flat[("mounts", "tensorBoardDir")] = str(extra["tensorBoardDir"])
@@ -123,11 +142,12 @@ def _env(flat: Flat, container: str, env: Any, *, namer: Namer, redactor: Redact
         name = str(item["name"])
         if "value" in item:
             # The redactor sees NAME=value, so a secret is recognised by its key as well as by its shape.
-            shown = str(redactor.redact(f"{name}={namer.text(str(item['value']))}").text)
-            value = shown[len(name) + 1:] if shown.startswith(name + "=") else shown
+            raw = namer.text(str(item["value"]))
+            shown = str(redactor.redact(f"{name}={raw}").text)
+            flat.put(("env", f"{container}.{name}"), shown[len(name) + 1:] if shown.startswith(name + "=") else shown,
+                     raw)
         else:
-            value = _dump({k: v for k, v in item.items() if k != "name"})
-        flat[("env", f"{container}.{name}")] = value
+            flat[("env", f"{container}.{name}")] = _dump({k: v for k, v in item.items() if k != "name"})
 
 
 def _volumes(flat: Flat, pod: dict[str, Any], workload: dict[str, Any], namer: Namer) -> None:

@@ -11,6 +11,7 @@ from bot.models.rlark import JobSpec, TaskSpec
 from bot.redact import Redactor
 
 SCRIPT_FIELDS = ("prepareScript", "runScript")
+HIDDEN = "(the scripts differ only inside a redacted value)"
 
 
 def match_tasks(a: list[TaskSpec], b: list[TaskSpec]) -> list[tuple[TaskSpec | None, TaskSpec | None]]:
@@ -63,10 +64,12 @@ def diff_flat(task: str, fa: Flat, fb: Flat) -> list[SpecChange]:
     keys = list(dict.fromkeys([*fa, *fb]))
     keys.sort(key=lambda k: CATEGORIES.index(k[0]))
     for category, fld in keys:
-        a, b = fa.get((category, fld)), fb.get((category, fld))
-        if not _differs(category, a, b):
+        if not _differs(category, fa.compared((category, fld)), fb.compared((category, fld))):
             continue
+        a, b = fa.get((category, fld)), fb.get((category, fld))
         diff = _script_diff(task, fld, a, b) if fld in SCRIPT_FIELDS else ""
+        if fld in SCRIPT_FIELDS and not diff:
+            diff = HIDDEN
         out.append(SpecChange(task=task, category=category, field=fld, a=a, b=b, diff=diff))
     return out
 

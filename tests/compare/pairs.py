@@ -68,13 +68,34 @@ def set_digest(bundle: Path, job: str, digest: str) -> None:
 
 
 def job_yaml(bundle: Path, job: str, *, name: str, edit: Any = None) -> str:
-    """Job `job` of the bundle as a YAML document under a new name (status and server fields dropped), edited
+    """Job `job` of the bundle as a YAML document under a new name (status and server fields dropped, the name
+    replaced where the spec holds it as a value), edited
     by `edit(doc)` when given: a planned run."""
     import yaml
 
     doc = next(j for j in json.loads((bundle / "control-plane" / "jobs.rlinf.io.json").read_text())["items"]
                if j["metadata"]["name"] == job)
-    planned = {"apiVersion": doc["apiVersion"], "kind": "Job", "metadata": {"name": name}, "spec": doc["spec"]}
+    # as the creator writes it: the new name wherever the spec named the Job (RLINF_JOB_NAME)
+    spec = json.loads(json.dumps(doc["spec"]).replace(f'"{job}"', f'"{name}"'))
+    planned = {"apiVersion": doc["apiVersion"], "kind": "Job", "metadata": {"name": name}, "spec": spec}
     if edit is not None:
         edit(planned)
     return yaml.safe_dump(planned, sort_keys=False)
+
+
+def edit_job(bundle: Path, job: str, edit: Any) -> None:
+    """Change Job `job` in the bundle's control plane with `edit(doc)` (for fields the generator does not vary)."""
+    path = bundle / "control-plane" / "jobs.rlinf.io.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for item in doc["items"]:
+        if item["metadata"]["name"] == job:
+            edit(item)
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+
+
+def task_of(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(t for t in doc["spec"]["tasks"] if t["name"] == name)
+
+
+def main_of(task: dict[str, Any]) -> dict[str, Any]:
+    return next(c for c in task["kubernetes"]["workload"]["template"]["spec"]["containers"] if c["name"] == "main")
