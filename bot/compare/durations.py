@@ -59,7 +59,7 @@ def _after(text: str, pos: int) -> datetime | None:
     return None
 
 
-def _marker_times(evidence: Evidence, pod: Pod, year: int) -> dict[str, datetime]:
+def _marker_times(evidence: Evidence, pod: Pod, *, year: int) -> dict[str, datetime]:
     """The earliest time each marker was printed, over the previous and the current `main` logs."""
     out: dict[str, datetime] = {}
     logs = [x for x in evidence.logs if x.source.pod == pod.name and x.source.container == "main"
@@ -84,7 +84,7 @@ def durations(evidence: Evidence, run: Run) -> dict[str, float | None]:
         times["scheduled"] = _scheduled(head)
         times["containers-started"] = _started(evidence, head)
         year = (created or evidence.captured_at or datetime.now(UTC)).year
-        times.update(_marker_times(evidence, head, year))
+        times.update(_marker_times(evidence, head, year=year))
     out: dict[str, float | None] = {}
     previous = created
     for stage in STAGES:

@@ -75,14 +75,14 @@ def _containers(pod: dict[str, Any]) -> list[dict[str, Any]]:
 def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
     flat = Flat()
     workload, pod = _workload(task)
-    _identity(flat, task, workload)
-    _selector(flat, task, pod)
+    _identity(flat, task=task, workload=workload)
+    _selector(flat, task=task, pod=pod)
     for c in _containers(pod):
         name = str(c.get("name", "")) or "?"
         if c.get("image") is not None:
             flat[("image", f"{name}.image")] = str(c.get("image"))
-        _resources(flat, name, c.get("resources"))
-        _env(flat, name, c.get("env"), namer=namer, redactor=redactor)
+        _resources(flat, container=name, resources=c.get("resources"))
+        _env(flat, container=name, env=c.get("env"), namer=namer, redactor=redactor)
         for key in ("command", "args"):
             if c.get(key):
                 raw = namer.text(_dump(c[key]))
@@ -92,7 +92,7 @@ def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
             if isinstance(m, dict):
                 rest = {k: v for k, v in m.items() if k != "mountPath"}
                 flat[("mounts", f"{name}.mount {m.get('mountPath', '?')}")] = _dump(rest)
-    _volumes(flat, pod, workload, namer)
+    _volumes(flat, pod=pod, workload=workload, namer=namer)
     for key, attr in (("prepareScript", task.prepare_script), ("runScript", task.run_script)):
         if attr:
             raw = namer.text(attr)
@@ -103,7 +103,7 @@ def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
     return flat
 
 
-def _identity(flat: Flat, task: TaskSpec, workload: dict[str, Any]) -> None:
+def _identity(flat: Flat, *, task: TaskSpec, workload: dict[str, Any]) -> None:
     replicas = workload.get("replicas")
     flat[("replicas", "replicas")] = str(1 if replicas is None else replicas)
     flat[("replicas", "head")] = "true" if task.head else "false"
@@ -116,7 +116,7 @@ def _identity(flat: Flat, task: TaskSpec, workload: dict[str, Any]) -> None:
         flat[("domain", "task.domain")] = task.domain
 
 
-def _selector(flat: Flat, task: TaskSpec, pod: dict[str, Any]) -> None:
+def _selector(flat: Flat, *, task: TaskSpec, pod: dict[str, Any]) -> None:
     for k, v in sorted((task.node_selector or {}).items()):
         flat[("selector", f"nodeSelector.{k}")] = str(v)
     for k, v in sorted((pod.get("nodeSelector") or {}).items()) if isinstance(pod.get("nodeSelector"), dict) else []:
@@ -126,7 +126,7 @@ def _selector(flat: Flat, task: TaskSpec, pod: dict[str, Any]) -> None:
             flat[("selector", f"template.{key}")] = _dump(pod[key])
 
 
-def _resources(flat: Flat, container: str, resources: Any) -> None:
+def _resources(flat: Flat, *, container: str, resources: Any) -> None:
     if not isinstance(resources, dict):
         return
     for kind in ("requests", "limits"):
@@ -135,7 +135,7 @@ def _resources(flat: Flat, container: str, resources: Any) -> None:
             flat[("resources", f"{container}.{kind}.{res}")] = str(qty)
 
 
-def _env(flat: Flat, container: str, env: Any, *, namer: Namer, redactor: Redactor) -> None:
+def _env(flat: Flat, *, container: str, env: Any, namer: Namer, redactor: Redactor) -> None:
     for item in env if isinstance(env, list) else []:
         if not isinstance(item, dict) or not item.get("name"):
             continue
@@ -150,7 +150,7 @@ def _env(flat: Flat, container: str, env: Any, *, namer: Namer, redactor: Redact
             flat[("env", f"{container}.{name}")] = _dump({k: v for k, v in item.items() if k != "name"})
 
 
-def _volumes(flat: Flat, pod: dict[str, Any], workload: dict[str, Any], namer: Namer) -> None:
+def _volumes(flat: Flat, *, pod: dict[str, Any], workload: dict[str, Any], namer: Namer) -> None:
     volumes = pod.get("volumes")
     for v in volumes if isinstance(volumes, list) else []:
         if not isinstance(v, dict):

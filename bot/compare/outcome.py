@@ -40,7 +40,7 @@ def stage_errors(findings: list[Finding]) -> dict[int, ErrorLines]:
     return out
 
 
-def outcome(diag: Diagnosis, run: Run, evidence: Evidence) -> Outcome:
+def outcome(diag: Diagnosis, *, run: Run, evidence: Evidence) -> Outcome:
     fe = diag.first_error
     first = None if fe is None else ErrorLines(source=fe.source if fe.line is None else f"{fe.source}:{fe.line}",
                                                lines=(fe.text,))

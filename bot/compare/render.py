@@ -44,7 +44,7 @@ def _t(key: str, lang: str) -> str:
     return LABELS[key][0 if lang == "zh" else 1]
 
 
-def _cell(o: Outcome | None, get: Callable[[Outcome], str], lang: str) -> str:
+def _cell(o: Outcome | None, get: Callable[[Outcome], str], *, lang: str) -> str:
     return _t("planned", lang) if o is None else (get(o) or "-")
 
 
@@ -63,7 +63,7 @@ def _rows(c: Comparison, lang: str) -> list[tuple[str, str, str]]:
         ("clusters", lambda o: ", ".join(o.placement.clusters)),
         ("nodes", lambda o: ", ".join(o.placement.nodes)),
     ]
-    return [(_t(k, lang), _cell(c.outcome_a, g, lang), _cell(c.outcome_b, g, lang)) for k, g in getters]
+    return [(_t(k, lang), _cell(c.outcome_a, g, lang=lang), _cell(c.outcome_b, g, lang=lang)) for k, g in getters]
 
 
 def _seconds(value: float | None) -> str:

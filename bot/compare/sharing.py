@@ -37,7 +37,7 @@ def _matching(evidence: Evidence, task: TaskSpec) -> tuple[set[str], set[str]]:
     return {n.cluster_id.removeprefix("rlark-") for n in hits}, {n.name for n in hits}
 
 
-def storage(evidence: Evidence, job: Job, run: Run | None) -> Storage:
+def storage(evidence: Evidence, *, job: Job, run: Run | None) -> Storage:
     active = not job.spec.stopped and job.status.phase not in ENDED
     out = Storage(active=active)
     for task in job.spec.tasks:

@@ -29,7 +29,7 @@ def match_tasks(a: list[TaskSpec], b: list[TaskSpec]) -> list[tuple[TaskSpec | N
             pairs.append((ta, tb))
     for how in ("head", "role"):
         for ta in list(unmatched_a):
-            tb = next((t for t in left_b if _alike(how, ta, t)), None)
+            tb = next((t for t in left_b if _alike(how, x=ta, y=t)), None)
             if tb is not None:
                 unmatched_a.remove(ta)
                 left_b.remove(tb)
@@ -39,7 +39,7 @@ def match_tasks(a: list[TaskSpec], b: list[TaskSpec]) -> list[tuple[TaskSpec | N
     return pairs
 
 
-def _alike(how: str, x: TaskSpec, y: TaskSpec) -> bool:
+def _alike(how: str, *, x: TaskSpec, y: TaskSpec) -> bool:
     return x.head and y.head if how == "head" else bool(x.role) and x.role == y.role
 
 
@@ -49,25 +49,25 @@ def _label(ta: TaskSpec | None, tb: TaskSpec | None) -> str:
     return (ta or tb).name if (ta or tb) is not None else "?"  # type: ignore[union-attr]
 
 
-def _script_diff(task: str, fld: str, a: str | None, b: str | None) -> str:
+def _script_diff(*, task: str, fld: str, a: str | None, b: str | None) -> str:
     lines = difflib.unified_diff((a or "").splitlines(), (b or "").splitlines(), fromfile=f"A/{task}/{fld}",
                                  tofile=f"B/{task}/{fld}", lineterm="", n=2)
     return "\n".join(lines)
 
 
-def _differs(category: str, a: str | None, b: str | None) -> bool:
+def _differs(category: str, *, a: str | None, b: str | None) -> bool:
     return not same_quantity(a, b) if category == "resources" else a != b
 
 
-def diff_flat(task: str, fa: Flat, fb: Flat) -> list[SpecChange]:
+def diff_flat(task: str, *, fa: Flat, fb: Flat) -> list[SpecChange]:
     out: list[SpecChange] = []
     keys = list(dict.fromkeys([*fa, *fb]))
     keys.sort(key=lambda k: CATEGORIES.index(k[0]))
     for category, fld in keys:
-        if not _differs(category, fa.compared((category, fld)), fb.compared((category, fld))):
+        if not _differs(category, a=fa.compared((category, fld)), b=fb.compared((category, fld))):
             continue
         a, b = fa.get((category, fld)), fb.get((category, fld))
-        diff = _script_diff(task, fld, a, b) if fld in SCRIPT_FIELDS else ""
+        diff = _script_diff(task=task, fld=fld, a=a, b=b) if fld in SCRIPT_FIELDS else ""
         if fld in SCRIPT_FIELDS and not diff:
             diff = HIDDEN
         out.append(SpecChange(task=task, category=category, field=fld, a=a, b=b, diff=diff))
@@ -98,5 +98,5 @@ def spec_changes(a: JobSpec, b: JobSpec, *, names: tuple[str, str], redactor: Re
             if da and db:  # a digest counts only when both runs pulled an image
                 fa[("image", "main.digest")] = ", ".join(da)
                 fb[("image", "main.digest")] = ", ".join(db)
-        changes.extend(diff_flat(label, fa, fb))
+        changes.extend(diff_flat(label, fa=fa, fb=fb))
     return changes

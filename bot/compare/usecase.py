@@ -17,7 +17,7 @@ from bot.compare.sharing import shared, storage
 from bot.compare.spec import spec_changes
 from bot.compare.verdict import same_stage, still_running, verdict
 from bot.diagnose import Diagnosis
-from bot.errors import UsageError
+from bot.errors import SourceError, UsageError
 from bot.models import Evidence, Job, Target, TargetKind
 from bot.models.evidence import echo
 from bot.redact import Redactor
@@ -48,7 +48,9 @@ def _read(target: Target, *, service: Service, source: EvidenceSource, now: date
     gathered = source.for_target(target)
     diag = service.diagnose(target, source=source, now=now, gathered=gathered)  # NotFound when it is not there
     evidence = gathered.evidence
-    job = next(j for j in evidence.jobs if j.name == target.name)
+    job = next((j for j in evidence.jobs if j.name == target.name), None)
+    if job is None:  # found through its Tasks, but the Job object itself was not read
+        raise SourceError(f"{target}: the Job object could not be read ({source.label}); compare needs its spec")
     return Side(ref=RunRef(name=job.name, cluster=diag.target_cluster), job=job, evidence=evidence,
                 run=find_run(evidence, job), diag=diag)
 
@@ -88,10 +90,11 @@ def build(a: Side, b: Side, *, lang: str, redactor: Redactor) -> Comparison:
     dig = (digests(a.run), digests(b.run) if b.run is not None else {})
     changes = spec_changes(a.job.spec, b.job.spec, names=(a.job.name, b.job.name), redactor=redactor,
                            digests=dig)
-    out_a = outcome(a.diag, a.run, a.evidence)
-    out_b = outcome(b.diag, b.run, b.evidence) if b.diag is not None and b.run is not None else None
+    out_a = outcome(a.diag, run=a.run, evidence=a.evidence)
+    out_b = outcome(b.diag, run=b.run, evidence=b.evidence) if b.diag is not None and b.run is not None else None
     now = a.diag.now.strftime("%Y-%m-%dT%H:%M:%SZ")
-    warnings = shared(storage(a.evidence, a.job, a.run), storage(b.evidence, b.job, b.run), lang=lang)
+    warnings = shared(storage(a.evidence, job=a.job, run=a.run), storage(b.evidence, job=b.job, run=b.run),
+                      lang=lang)
     running = still_running(out_b, now=now, lang=lang)
     if running:
         warnings.append(running)
@@ -103,5 +106,5 @@ def build(a: Side, b: Side, *, lang: str, redactor: Redactor) -> Comparison:
             warnings.append(f"{name} 的证据不完整" if lang == "zh"
                             else f"{name}'s evidence is incomplete: the outcome may miss something")
     return Comparison(a=a.ref, b=b.ref, changes=tuple(changes), outcome_a=out_a, outcome_b=out_b,
-                      same_stage=same_stage(out_a, out_b), verdict=verdict(changes, out_a, out_b, lang),
+                      same_stage=same_stage(out_a, out_b), verdict=verdict(changes, a=out_a, b=out_b, lang=lang),
                       warnings=tuple(warnings), now=now)

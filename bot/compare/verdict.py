@@ -32,7 +32,7 @@ def _what(changes: list[SpecChange], lang: str) -> str:
     return f"{c.category}: {shown}" if lang == "en" else f"{c.category}：{shown}"
 
 
-def _cases(a: Outcome, b: Outcome, lang: str) -> list[str]:
+def _cases(a: Outcome, b: Outcome, *, lang: str) -> list[str]:
     out = []
     if a.case != "none" and a.case not in b.cases:
         out.append(f"{a.case} " + ("消失" if lang == "zh" else "gone"))
@@ -41,14 +41,14 @@ def _cases(a: Outcome, b: Outcome, lang: str) -> list[str]:
     return out
 
 
-def _result(a: Outcome, b: Outcome | None, lang: str) -> str:
+def _result(a: Outcome, b: Outcome | None, *, lang: str) -> str:
     if b is None:
         return "B 尚未运行（计划中）：没有结果" if lang == "zh" else "B is planned: no outcome yet"
     stage = ("阶段 " if lang == "zh" else "stage ") + f"{a.last_stage} → {b.last_stage}"
-    return ("；" if lang == "zh" else "; ").join([stage, *_cases(a, b, lang)])
+    return ("；" if lang == "zh" else "; ").join([stage, *_cases(a, b, lang=lang)])
 
 
-def _environment(a: Placement, b: Placement | None, lang: str) -> str:
+def _environment(a: Placement, b: Placement | None, *, lang: str) -> str:
     zh = lang == "zh"
     if b is None:
         return "请看环境：集群与节点的状态" if zh else "look at the environment: the clusters' and Nodes' state"
@@ -64,19 +64,19 @@ def _environment(a: Placement, b: Placement | None, lang: str) -> str:
                  "state")
 
 
-def verdict(changes: list[SpecChange], a: Outcome, b: Outcome | None, lang: str) -> str:
+def verdict(changes: list[SpecChange], *, a: Outcome, b: Outcome | None, lang: str) -> str:
     zh = lang == "zh"
     cats = [c for c in CATEGORIES if any(x.category == c for x in changes)]
     if len(cats) == 1:
         head = (f"1 处变更（{_what(changes, lang)}）" if zh else f"1 change ({_what(changes, lang)})")
-        return head + ("：" if zh else ": ") + _result(a, b, lang)
+        return head + ("：" if zh else ": ") + _result(a, b, lang=lang)
     if len(cats) > 1:
         head = (f"{len(cats)} 类变更：结果无法归因于单一变更" if zh
                 else f"{len(cats)} categories changed: the outcome cannot be pinned on one change")
-        return head + f" ({', '.join(cats)}); " + _result(a, b, lang)
+        return head + f" ({', '.join(cats)}); " + _result(a, b, lang=lang)
     head = "提交的 spec 没有变化" if zh else "no change in the submitted spec"
-    env = _environment(a.placement, b.placement if b else None, lang)
-    return head + ("：" if zh else ": ") + env + ("；" if zh else "; ") + _result(a, b, lang)
+    env = _environment(a.placement, b.placement if b else None, lang=lang)
+    return head + ("：" if zh else ": ") + env + ("；" if zh else "; ") + _result(a, b, lang=lang)
 
 
 def _at(o: Outcome, idx: int) -> ErrorLines | None:

@@ -82,12 +82,13 @@ def test_verdict_wording_in_both_languages() -> None:
     one = [SpecChange(task="actor", category="scripts", field="prepareScript", a="x", b="y", diff="-x\n+y")]
     a = _outcome("prepare-script", "rlark.ray.prepare-failed")
     b = _outcome("run-script", "rlark.run.nccl")
-    assert verdict(one, a, b, "en") == ("1 change (scripts: prepareScript edited): stage prepare-script → run-script; "
-                                        "rlark.ray.prepare-failed gone; rlark.run.nccl new")
-    assert verdict(one, a, b, "zh").startswith(
+    assert verdict(one, a=a, b=b, lang="en") == (
+        "1 change (scripts: prepareScript edited): stage prepare-script → run-script; "
+        "rlark.ray.prepare-failed gone; rlark.run.nccl new")
+    assert verdict(one, a=a, b=b, lang="zh").startswith(
         "1 处变更（scripts：prepareScript 已修改）：阶段 prepare-script → run-script")
     moved = _outcome("scheduled", clusters="gpu-b")
-    assert verdict([], a, moved, "en").startswith("no change in the submitted spec: look at the environment: "
+    assert verdict([], a=a, b=moved, lang="en").startswith("no change in the submitted spec: look at the environment: "
                                                   "clusters gpu-a → gpu-b")
 
 
