@@ -64,17 +64,26 @@ def _environment(a: Placement, b: Placement | None, *, lang: str) -> str:
                  "state")
 
 
-def verdict(changes: list[SpecChange], *, a: Outcome, b: Outcome | None, lang: str) -> str:
+def spec_summary(changes: list[SpecChange], *, lang: str) -> str:
+    """The spec half of the verdict: the one category's change, how many categories changed, or none."""
     zh = lang == "zh"
     cats = [c for c in CATEGORIES if any(x.category == c for x in changes)]
     if len(cats) == 1:
-        head = (f"1 处变更（{_what(changes, lang)}）" if zh else f"1 change ({_what(changes, lang)})")
-        return head + ("：" if zh else ": ") + _result(a, b, lang=lang)
+        return f"1 处变更（{_what(changes, lang)}）" if zh else f"1 change ({_what(changes, lang)})"
     if len(cats) > 1:
         head = (f"{len(cats)} 类变更：结果无法归因于单一变更" if zh
                 else f"{len(cats)} categories changed: the outcome cannot be pinned on one change")
-        return head + f" ({', '.join(cats)}); " + _result(a, b, lang=lang)
-    head = "提交的 spec 没有变化" if zh else "no change in the submitted spec"
+        return head + f" ({', '.join(cats)})"
+    return "提交的 spec 没有变化" if zh else "no change in the submitted spec"
+
+
+def verdict(changes: list[SpecChange], *, a: Outcome, b: Outcome | None, lang: str) -> str:
+    zh = lang == "zh"
+    head = spec_summary(changes, lang=lang)
+    if len({c.category for c in changes}) == 1:
+        return head + ("：" if zh else ": ") + _result(a, b, lang=lang)
+    if changes:
+        return head + ("；" if zh else "; ") + _result(a, b, lang=lang)
     env = _environment(a.placement, b.placement if b else None, lang=lang)
     return head + ("：" if zh else ": ") + env + ("；" if zh else "; ") + _result(a, b, lang=lang)
 
