@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from cluster.standin import StandIn, load_bundle
 
 from bot.cli import main
-from cluster.standin import StandIn, load_bundle
 from tests.compare.pairs import A, B, build, set_digest
 
 IMG2 = "registry.rlinf.example/rlinf/rlinf:embodied-rlinf0.3-torch2.6-ray2.40"
