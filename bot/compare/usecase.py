@@ -22,7 +22,7 @@ from bot.models import Evidence, Job, Target, TargetKind
 from bot.models.evidence import echo
 from bot.redact import Redactor
 from bot.service import Service
-from bot.sources import EvidenceSource
+from bot.sources import BundleSource, EvidenceSource, Gathered
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class Side:
     evidence: Evidence
     run: Run | None = None
     diag: Diagnosis | None = None
+    gathered: Gathered | None = None
 
 
 def _job_target(text: str, which: str) -> Target:
@@ -44,15 +45,17 @@ def _job_target(text: str, which: str) -> Target:
     return target
 
 
-def _read(target: Target, *, service: Service, source: EvidenceSource, now: datetime | None) -> Side:
-    gathered = source.for_target(target)
+def _read(target: Target, *, service: Service, source: EvidenceSource, now: datetime | None,
+          gathered: Gathered | None = None) -> Side:
+    """`gathered`: evidence already read that holds this target too (a bundle holds every Job)."""
+    gathered = gathered or source.for_target(target)
     diag = service.diagnose(target, source=source, now=now, gathered=gathered)  # NotFound when it is not there
     evidence = gathered.evidence
     job = next((j for j in evidence.jobs if j.name == target.name), None)
     if job is None:  # found through its Tasks, but the Job object itself was not read
         raise SourceError(f"{target}: the Job object could not be read ({source.label}); compare needs its spec")
     return Side(ref=RunRef(name=job.name, cluster=diag.target_cluster), job=job, evidence=evidence,
-                run=find_run(evidence, job), diag=diag)
+                run=find_run(evidence, job), diag=diag, gathered=gathered)
 
 
 def parse_sides(a_text: str, b_text: str) -> tuple[Target, Target | str]:
@@ -81,7 +84,9 @@ def compare_runs(a_text: str, b_text: str, *, service: Service, source: Evidence
         b = Side(ref=RunRef(name=planned.name, planned=True, file=str(b_spec)), job=planned, evidence=a.evidence)
     else:
         assert isinstance(b_spec, Target)
-        b = _read(b_spec, service=service, source=source, now=now)
+        # A bundle is one snapshot of everything: both runs are read from the same one, once.
+        again = a.gathered if isinstance(source, BundleSource) else None
+        b = _read(b_spec, service=service, source=source, now=now, gathered=again)
     return build(a, b, lang=lang, redactor=service.redactor)
 
 
