@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable
 
 from bot.compare.document import document
@@ -10,10 +11,10 @@ from bot.compare.model import Comparison, ErrorLines, Outcome
 from bot.redact import Redactor, SafeText, seal
 from bot.render.output import redaction_counts
 from bot.render.plain import plain
+from bot.render.report import STAGE_LABELS
 
 FORMATS = ("text", "markdown", "json")
 WIDTH = 34
-LABEL = 20
 
 LABELS = {
     "title": ("比较", "compare"),
@@ -40,6 +41,21 @@ LABELS = {
 }
 
 
+def _width(text: str) -> int:
+    """Columns the text takes in a terminal: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(2, width - _width(text))
+
+
+def _table(rows: list[tuple[str, str, str]]) -> list[str]:
+    label = max((_width(k) for k, _, _ in rows), default=0) + 2
+    col = max(WIDTH, max((_width(a) for _, a, _ in rows), default=0) + 2)
+    return [f"  {_pad(k, label)}{_pad(a, col)}{b}" for k, a, b in rows]
+
+
 def _t(key: str, lang: str) -> str:
     return LABELS[key][0 if lang == "zh" else 1]
 
@@ -58,21 +74,32 @@ def _error(o: Outcome | None, lang: str) -> str:
 def _rows(c: Comparison, lang: str) -> list[tuple[str, str, str]]:
     getters: list[tuple[str, Callable[[Outcome], str]]] = [
         ("phase", lambda o: o.phase),
-        ("last_stage", lambda o: o.last_stage),
+        ("last_stage", lambda o: _stage(o.last_stage, lang)),
         ("case", lambda o: o.case),
         ("clusters", lambda o: ", ".join(o.placement.clusters)),
-        ("nodes", lambda o: ", ".join(o.placement.nodes)),
+        ("nodes", lambda o: _some(o.placement.nodes)),
     ]
     return [(_t(k, lang), _cell(c.outcome_a, g, lang=lang), _cell(c.outcome_b, g, lang=lang)) for k, g in getters]
+
+
+def _some(items: tuple[str, ...], limit: int = 6) -> str:
+    """A long list (a thousand Nodes) shown by its first few and a count; JSON keeps all of them."""
+    shown = ", ".join(items[:limit])
+    return shown + (f", … +{len(items) - limit}" if len(items) > limit else "")
+
+
+def _stage(stage: str, lang: str) -> str:
+    """A stage id, with its name in Chinese for Chinese readers."""
+    return f"{stage}（{STAGE_LABELS[stage][0]}）" if lang == "zh" and stage in STAGE_LABELS else stage
 
 
 def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f}"
 
 
-def _durations(c: Comparison) -> list[tuple[str, str, str]]:
+def _durations(c: Comparison, lang: str) -> list[tuple[str, str, str]]:
     b = c.outcome_b.durations if c.outcome_b else {}
-    return [(stage, _seconds(v), _seconds(b.get(stage))) for stage, v in c.outcome_a.durations.items()]
+    return [(_stage(stage, lang), _seconds(v), _seconds(b.get(stage))) for stage, v in c.outcome_a.durations.items()]
 
 
 def _side(e: ErrorLines | None, lang: str) -> list[str]:
@@ -95,17 +122,17 @@ def _text(c: Comparison, lang: str) -> str:
         else:
             out.append(f"  {task}  {x.category}  {x.field}: {x.a if x.a is not None else '-'} → "
                        f"{x.b if x.b is not None else '-'}")
-    out.append(f"{_t('outcome', lang):<{LABEL + 2}}{'A':<{WIDTH}}B")
-    out.extend(f"  {k:<{LABEL}}{a:<{WIDTH}}{b}" for k, a, b in _rows(c, lang))
+    out.append(f"{_t('outcome', lang)}:")
+    out.extend(_table([("", "A", "B"), *_rows(c, lang)]))
     out.append(f"  {_t('first_error', lang)} A: {_error(c.outcome_a, lang)}")
     out.append(f"  {_t('first_error', lang)} B: {_error(c.outcome_b, lang)}")
     out.append(f"{_t('durations', lang)}:")
-    out.extend(f"  {k:<{LABEL}}{a:<{WIDTH}}{b}" for k, a, b in _durations(c))
+    out.extend(_table(_durations(c, lang)))
     if c.outcome_b is not None:
         out.append(f"{_t('only_a', lang)}: {', '.join(c.only_a) or '-'}")
         out.append(f"{_t('only_b', lang)}: {', '.join(c.only_b) or '-'}")
     if c.same_stage is not None:
-        out.append(f"{_t('same_stage', lang)}: {c.same_stage.stage}")
+        out.append(f"{_t('same_stage', lang)}: {_stage(c.same_stage.stage, lang)}")
         for name, e in (("A", c.same_stage.a), ("B", c.same_stage.b)):
             lines = _side(e, lang)
             out.append(f"  {name}  {lines[0]}")
@@ -137,13 +164,13 @@ def _markdown(c: Comparison, lang: str) -> str:
                 out += ["```diff", x.diff.replace("```", "ʼʼʼ"), "```", ""]
     out += [f"**{_t('outcome', lang)}**", "", "| | A | B |", "|---|---|---|"]
     errors = [(_t("first_error", lang), _error(c.outcome_a, lang), _error(c.outcome_b, lang))]
-    out += [f"| {k} | {_md_cell(a)} | {_md_cell(b)} |" for k, a, b in [*_rows(c, lang), *errors, *_durations(c)]]
+    out += [f"| {k} | {_md_cell(a)} | {_md_cell(b)} |" for k, a, b in [*_rows(c, lang), *errors, *_durations(c, lang)]]
     out.append("")
     if c.outcome_b is not None:
         out += [f"- {_t('only_a', lang)}: {', '.join(c.only_a) or '-'}",
                 f"- {_t('only_b', lang)}: {', '.join(c.only_b) or '-'}", ""]
     if c.same_stage is not None:
-        out += [f"**{_t('same_stage', lang)}: `{c.same_stage.stage}`**", ""]
+        out += [f"**{_t('same_stage', lang)}: {_stage(c.same_stage.stage, lang)}**", ""]
         for name, e in (("A", c.same_stage.a), ("B", c.same_stage.b)):
             lines = _side(e, lang)
             out += [f"{name}: {lines[0]}", *(["```", *(x.replace("```", "ʼʼʼ") for x in lines[1:]), "```"]
