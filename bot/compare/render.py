@@ -15,6 +15,7 @@ from bot.render.report import STAGE_LABELS
 
 FORMATS = ("text", "markdown", "json")
 WIDTH = 34
+MAX_WIDTH = 56  # a longer A cell pushes only its own row's B cell
 
 LABELS = {
     "title": ("比较", "compare"),
@@ -52,7 +53,7 @@ def _pad(text: str, width: int) -> str:
 
 def _table(rows: list[tuple[str, str, str]]) -> list[str]:
     label = max((_width(k) for k, _, _ in rows), default=0) + 2
-    col = max(WIDTH, max((_width(a) for _, a, _ in rows), default=0) + 2)
+    col = max(WIDTH, min(MAX_WIDTH, max((_width(a) for _, a, _ in rows), default=0) + 2))
     return [f"  {_pad(k, label)}{_pad(a, col)}{b}" for k, a, b in rows]
 
 
@@ -82,7 +83,7 @@ def _rows(c: Comparison, lang: str) -> list[tuple[str, str, str]]:
     return [(_t(k, lang), _cell(c.outcome_a, g, lang=lang), _cell(c.outcome_b, g, lang=lang)) for k, g in getters]
 
 
-def _some(items: tuple[str, ...], limit: int = 6) -> str:
+def _some(items: tuple[str, ...], limit: int = 3) -> str:
     """A long list (a thousand Nodes) shown by its first few and a count; JSON keeps all of them."""
     shown = ", ".join(items[:limit])
     return shown + (f", … +{len(items) - limit}" if len(items) > limit else "")
