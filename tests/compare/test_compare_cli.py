@@ -207,3 +207,19 @@ def test_human_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: 
     assert expect in out
     assert "rlark.ray.cli-missing" in out
     assert out.rstrip().splitlines()[-1].startswith(("redacted", "已脱敏"))
+
+
+def test_durations_from_object_times_and_stamped_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bundle = build(tmp_path)
+    log = bundle / "gpu-a" / "rlark-system" / f"{A}-actor-0" / "logs.txt"
+    text = log.read_text(encoding="utf-8")
+    text = text.replace("Executing prepare script...", "2026-11-20 06:31:30,000 Executing prepare script...", 1)
+    text = text.replace("Executing run script...", "2026-11-20 06:40:00,000 Executing run script...", 1)
+    log.write_text(text, encoding="utf-8")
+    durations = compare_json(capsys, bundle)["outcome"]["a"]["durations"]
+    assert list(durations) == ["scheduled", "containers-started", "prepare-script", "ray-cluster-ready", "run-script"]
+    # A was created at 06:30:00: each duration counts from the stage before it that has a time
+    upto_prepare = durations["scheduled"] + durations["containers-started"] + durations["prepare-script"]
+    assert upto_prepare == 90
+    assert upto_prepare + durations["ray-cluster-ready"] + durations["run-script"] == 600
+    assert all(v > 0 for v in durations.values())
