@@ -112,3 +112,16 @@ def test_a_cannot_be_a_file(bundle: Path, tmp_path: Path, capsys: pytest.Capture
     planned.write_text(job_yaml(bundle, A, name="x-planned"), encoding="utf-8")
     status, _, err = run(capsys, "compare", str(planned), f"job/{B}", "--snapshot", str(bundle))
     assert status == 2 and "only B may be" in err
+
+
+def test_planned_run_sharing_a_hostpath_on_the_nodes_its_selector_matches(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    vol = {"head": {"volumes": [{"name": "data", "hostPath": {"path": "/mnt/shared"}}],
+                    "mounts": [{"name": "data", "mountPath": "/data"}]}}
+    built = build(tmp_path, a=vol)  # A is running on gpu-a-node-01 with /mnt/shared
+    planned = tmp_path / "next.yaml"
+    planned.write_text(job_yaml(built, A, name="ppo-franka-0414"), encoding="utf-8")
+    status, out, err = run(capsys, "compare", f"job/{A}", str(planned), "--snapshot", str(built), "--format", "json")
+    assert status == 0, err
+    warnings = json.loads(out)["warnings"]
+    assert any("hostPath /mnt/shared" in w and "gpu-a-node-01" in w for w in warnings), warnings
