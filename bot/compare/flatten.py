@@ -27,7 +27,7 @@ class Flat(dict[Key, str]):
         super().__init__()
         self.raw: dict[Key, str] = {}
 
-    def put(self, key: Key, shown: str, raw: str) -> None:
+    def put(self, key: Key, *, shown: str, raw: str) -> None:
         self[key] = shown
         if raw != shown:
             self.raw[key] = raw
@@ -86,7 +86,7 @@ def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
         for key in ("command", "args"):
             if c.get(key):
                 raw = namer.text(_dump(c[key]))
-                flat.put(("scripts", f"{name}.{key}"), str(redactor.redact(raw).text), raw)
+                flat.put(("scripts", f"{name}.{key}"), shown=str(redactor.redact(raw).text), raw=raw)
         mounts = c.get("volumeMounts")
         for m in mounts if isinstance(mounts, list) else []:
             if isinstance(m, dict):
@@ -96,7 +96,7 @@ def flatten(task: TaskSpec, *, namer: Namer, redactor: Redactor) -> Flat:
     for key, attr in (("prepareScript", task.prepare_script), ("runScript", task.run_script)):
         if attr:
             raw = namer.text(attr)
-            flat.put(("scripts", key), str(redactor.redact(raw).text), raw)
+            flat.put(("scripts", key), shown=str(redactor.redact(raw).text), raw=raw)
     extra = task.model_extra or {}
     if extra.get("tensorBoardDir"):
         flat[("mounts", "tensorBoardDir")] = str(extra["tensorBoardDir"])
@@ -144,8 +144,8 @@ def _env(flat: Flat, *, container: str, env: Any, namer: Namer, redactor: Redact
             # The redactor sees NAME=value, so a secret is recognised by its key as well as by its shape.
             raw = namer.text(str(item["value"]))
             shown = str(redactor.redact(f"{name}={raw}").text)
-            flat.put(("env", f"{container}.{name}"), shown[len(name) + 1:] if shown.startswith(name + "=") else shown,
-                     raw)
+            flat.put(("env", f"{container}.{name}"),
+                     shown=shown[len(name) + 1:] if shown.startswith(name + "=") else shown, raw=raw)
         else:
             flat[("env", f"{container}.{name}")] = _dump({k: v for k, v in item.items() if k != "name"})
 
