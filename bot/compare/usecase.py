@@ -103,6 +103,10 @@ def build(a: Side, b: Side, *, lang: str, redactor: Redactor) -> Comparison:
     running = still_running(out_b, now=now, lang=lang)
     if running:
         warnings.append(running)
+    created = (a.job.metadata.creation_timestamp, b.job.metadata.creation_timestamp)
+    if out_b is not None and created[0] and created[1] and created[0] > created[1]:
+        warnings.append("A 比 B 更晚创建：通常 B 是重新提交的那次运行" if lang == "zh"
+                        else "A was created after B: B is usually the resubmission (the changes read A → B)")
     if out_b is None:
         warnings.append("B 是计划中的运行（YAML 文件）：只比较 spec" if lang == "zh"
                         else "B is a planned run (a YAML file): only its spec is compared")

@@ -223,3 +223,13 @@ def test_durations_from_object_times_and_stamped_markers(tmp_path: Path, capsys:
     assert upto_prepare == 90
     assert upto_prepare + durations["ray-cluster-ready"] + durations["run-script"] == 600
     assert all(v > 0 for v in durations.values())
+
+
+def test_runs_given_newer_first_are_compared_and_warned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bundle = build(tmp_path, b={"head": {"image": IMG2}})
+    status, out, err = run(capsys, "compare", f"job/{B}", f"job/{A}", "--snapshot", str(bundle), "--format", "json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert any(w.startswith("A was created after B") for w in doc["warnings"])
+    assert doc["spec_changes"][0]["a"] == IMG2  # the changes read from the first run given to the second
+    assert not any(w.startswith("A was created after B") for w in compare_json(capsys, bundle)["warnings"])
