@@ -101,8 +101,8 @@ class Service:
             raise NotFound(f"{target} not found: {diag.where}")
         return diag
 
-    def render(self, diag: Diagnosis, *, fmt: str, lang: str) -> SafeText:
-        return render_diagnosis(diag, fmt, lang=lang, redactor=self.redactor)
+    def render(self, diag: Diagnosis, *, fmt: str, lang: str, since_last_run: str = "") -> SafeText:
+        return render_diagnosis(diag, fmt, lang=lang, redactor=self.redactor, since_last_run=since_last_run)
 
     def check(self, *, source: EvidenceSource, now: datetime | None = None,
               progress: Progress | None = None) -> Checked:

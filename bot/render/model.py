@@ -109,3 +109,4 @@ class Report(_View):
     first_error: FirstErrorView | None
     facts: FactsView
     withheld: Counter[str]
+    since_last_run: str = ""  # the admin ticket's "only change since the last run" (bot.compare), when known

@@ -59,9 +59,11 @@ def _summary(counts: Mapping[str, int], lang: str) -> str:
     return f"redacted {total} value(s)" + (f" ({kinds})" if total else "")
 
 
-def render_diagnosis(diag: Diagnosis, fmt: str, *, lang: str = "en", redactor: Redactor) -> SafeText:
-    """Text, markdown and ticket are for people: escapes and control characters from logs are dropped."""
-    report = build_report(diag, lang)
+def render_diagnosis(diag: Diagnosis, fmt: str, *, lang: str = "en", redactor: Redactor,
+                     since_last_run: str = "") -> SafeText:
+    """Text, markdown and ticket are for people: escapes and control characters from logs are dropped.
+    `since_last_run`: the ticket's line on the change since the predecessor run, when one is known."""
+    report = build_report(diag, lang, since_last_run=since_last_run)
     if fmt == "json":
         doc = _scrub(contract_json(report), redactor)
         shown = redaction_counts(json.dumps(doc, ensure_ascii=False))

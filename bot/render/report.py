@@ -101,7 +101,7 @@ def _target(t: Target, diag: Diagnosis) -> TargetView:
     return TargetView(kind=t.kind.value, name=t.name, namespace=diag.target_namespace, cluster=diag.target_cluster)
 
 
-def build_report(diag: Diagnosis, lang: str) -> Report:
+def build_report(diag: Diagnosis, lang: str, *, since_last_run: str = "") -> Report:
     """`diag` in `lang` (zh or en): every text picked, every value checked against its vocabulary."""
     if lang not in get_args(Lang):
         raise ValueError(f"unknown language {lang!r}: use zh or en")
@@ -122,6 +122,7 @@ def build_report(diag: Diagnosis, lang: str) -> Report:
         first_error=_first_error(diag.first_error),
         facts=_facts(diag.facts),
         withheld=Counter(e.withheld for f in diag.findings for e in f.evidence if e.withheld),
+        since_last_run=since_last_run,
     )
 
 
