@@ -1,3 +1,4 @@
+
 """Single-cluster CI bundles: GitHub ARC EphemeralRunners, runner and workflow pods, events, nodes, logs."""
 
 from __future__ import annotations
@@ -195,8 +196,8 @@ def pod_obj(p: CIPod, node_ips: dict[str, str]) -> Obj:
         ready = all("running" in (c.state or {"running": {}}) for c in p.containers)
         rs = "True" if ready else "False"
         extra = {} if ready else {"reason": "ContainersNotReady",
-                                  "message": "containers with unready status: [%s]" % " ".join(
-                                      c.name for c in p.containers if "running" not in (c.state or {"running": {}}))}
+                                  "message": "containers with unready status: [{}]".format(" ".join(
+                                      c.name for c in p.containers if "running" not in (c.state or {"running": {}})))}
         st["conditions"] = [
             {"type": "PodReadyToStartContainers", "status": "True", "lastTransitionTime": k.ts(start)},
             {"type": "Initialized", "status": "True", "lastTransitionTime": k.ts(start)},

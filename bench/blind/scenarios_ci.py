@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (log and event text is quoted verbatim, one line per log line)
 """CI runner scenarios (GitHub ARC on Ascend NPU and x86 CPU nodes)."""
 
 from __future__ import annotations
@@ -7,8 +8,21 @@ from pathlib import Path
 from typing import Any
 
 import gen_k8s as k
-from gen_ci import (CHECKOUT, NPU_SMI, NS, RUNNER_IMG, CIBundle, CIPod, Ctr, Ev, Runner, cpu_node, npu_node,
-                    runner_log, write_ci_bundle)
+from gen_ci import (
+    CHECKOUT,
+    NPU_SMI,
+    NS,
+    RUNNER_IMG,
+    CIBundle,
+    CIPod,
+    Ctr,
+    Ev,
+    Runner,
+    cpu_node,
+    npu_node,
+    runner_log,
+    write_ci_bundle,
+)
 from gen_k8s import Scenario, at, mins, sec
 
 S3 = "seeds/003_c40242c02c0bfd09.txt (runner pod 任务失败案例参考)"
@@ -97,8 +111,8 @@ def w_poststart(out: Path) -> None:
     c = at(2026, 11, 20, 8, 0)
     rn = "linux-aarch64-a3-2-p4n7c-runner-h6k2z"
     hook = ("Exec lifecycle hook ([/bin/sh -c npu-smi info &> /dev/null; echo ready > /tmp/npu-ready]) for Container "
-            '"job" in Pod "%s-workflow_arc-runners(%s)" failed - error: rpc error: code = Unknown desc = failed to drain '
-            "exec process \"6f0c2a1d\" io: failed to drain exec process io in 2s, message: \"\"" % (rn, k.uid("x", rn)))
+            '"job" in Pod "{}-workflow_arc-runners({})" failed - error: rpc error: code = Unknown desc = failed to drain '
+            "exec process \"6f0c2a1d\" io: failed to drain exec process io in 2s, message: \"\"".format(rn, k.uid("x", rn)))
     ctr = Ctr("job", VLLM_IMG.replace("a2", "a3"),
               state=k.terminated("Error", 137, c + sec(50), c + sec(53)))
     wf = wf_pod(rn, c + sec(45), "npu-a3-01", ctr, phase="Failed",
@@ -344,7 +358,7 @@ def w_mirror(out: Path) -> None:
     c = at(2026, 11, 21, 12, 0)
     base = "swr.cn-southwest-2.myhuaweicloud.com/ascend-ci/vllm-ascend/vllm-ascend:v0.11.0-2c6d8e1-a3"
     steps = [("actions/checkout@v4", CHECKOUT),
-             ("docker buildx build --build-arg BASE=%s -t e2e:ci ." % base, [
+             (f"docker buildx build --build-arg BASE={base} -t e2e:ci .", [
                  "#2 [internal] load metadata for " + base,
                  "#2 ERROR: " + base + ": not found",
                  "------",
@@ -482,7 +496,7 @@ def w_model_cache(out: Path) -> None:
                  "====== 1 failed, 5 passed in 211.40s (0:03:31) ======",
                  "##[error]Process completed with exit code 1."])]
     one_runner(out, name="linux-aarch64-a2-1-kq7xv-runner-c3n5h", c=c, cap=c + mins(9), steps=steps, result="Failed",
-               job="e2e-vl (a2-1)", env=HOOK_ENV + [{"name": "HF_HUB_OFFLINE", "value": "1"}])
+               job="e2e-vl (a2-1)", env=[*HOOK_ENV, {"name": "HF_HUB_OFFLINE", "value": "1"}])
 
 
 def w_novolume(out: Path) -> None:
@@ -491,7 +505,7 @@ def w_novolume(out: Path) -> None:
              ("./.github/actions/npu-health-check", [
                  "python3: can't open file '/__w/_actions/_temp_local/npu-health-check/check.py': [Errno 2] No such file or directory",
                  "##[error]Process completed with exit code 2."])]
-    env = HOOK_ENV + [{"name": "ACTIONS_RUNNER_CONTAINER_HOOK_MODE", "value": "novolume"}]
+    env = [*HOOK_ENV, {"name": "ACTIONS_RUNNER_CONTAINER_HOOK_MODE", "value": "novolume"}]
     one_runner(out, name="linux-aarch64-a2-1-kq7xv-runner-i7q2w", c=c, cap=c + mins(5), steps=steps, result="Failed",
                job="ut (a2-1)", env=env)
 
@@ -583,7 +597,7 @@ def w_karpenter(out: Path) -> None:
                   {"type": "Ready", "status": "False", "reason": "UnhealthyDependents",
                    "message": "NodeRegistrationHealthy=False", "lastTransitionTime": k.ts(t0)}],
                   "resources": {"cpu": "0", "nodes": "0"}}}
-    nodes = a2_nodes(2) + [cpu_node("master-1", "192.168.20.2"), cpu_node("master-2", "192.168.20.3")]
+    nodes = [*a2_nodes(2), cpu_node("master-1", "192.168.20.2"), cpu_node("master-2", "192.168.20.3")]
     b = CIBundle(c + mins(44), nodes, [pod], [Runner(rn, c - sec(1), phase="Pending", job=None,
                                                      scale_set="linux-amd64-cpu-16", selector=sel)],
                  extra_files={"nodepools.karpenter.sh.json": k.k8s_list("NodePool", "karpenter.sh/v1", [np_obj])})
@@ -620,10 +634,35 @@ def w_liqo(out: Path) -> None:
                                      "message": "Namespace arc-runners already exists in the remote cluster and is not managed by Liqo"}],
                           "gy005": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-10-02T00:01:00Z",
                                      "reason": "NamespaceCreated", "message": "Namespace correctly offloaded"}]}}}
-    b = CIBundle(c + mins(52), a2_nodes(2) + [vnode], [pod],
+    b = CIBundle(c + mins(52), [*a2_nodes(2), vnode], [pod],
                  [Runner(rn, c - sec(1), phase="Pending", job=None, scale_set="linux-aarch64-gy004-a2-1")],
                  extra_files={f"{NS}/namespaceoffloadings.offloading.liqo.io.json":
                               k.k8s_list("NamespaceOffloading", "offloading.liqo.io/v1beta1", [nso])})
+    write_ci_bundle(b, out)
+
+
+def w_mixed_schedulers(out: Path) -> None:
+    c = at(2026, 11, 22, 10, 0)
+    rn = "linux-aarch64-a2-4-j2k8h-runner-g5h1x"
+    npu = "huawei.com/Ascend910"
+    steps = [("actions/checkout@v4", CHECKOUT),
+             ("pytest -sv tests/e2e/multicard/test_qwen3_moe.py", [
+                 "(VllmWorker rank=1 pid=4410) ERROR 11-22 10:06:31 [multiproc_executor.py:597] RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:217 NPU function error: aclrtSetDevice(device_id_), error code is 507033",
+                 "(VllmWorker rank=1 pid=4410) ERROR 11-22 10:06:31 [multiproc_executor.py:597] Error: device davinci[davinci1] already in use",
+                 "FAILED tests/e2e/multicard/test_qwen3_moe.py::test_qwen3_moe_tp4 - RuntimeError: Engine core initialization failed.",
+                 "##[error]Process completed with exit code 1."])]
+    log = runner_log(start=c + sec(16), job="e2e-moe (a2-4)", steps=steps, result="Failed")
+    pod = runner_pod(rn, c, "npu-a2-03", log=log, phase="Failed", state=finished(c + sec(16), c + mins(8)))
+    pod.containers[0].resources = {"limits": {npu: "4", "cpu": "32", "memory": "256Gi"},
+                                   "requests": {npu: "4", "cpu": "32", "memory": "256Gi"}}
+    vc = CIPod("rl-train-0412-worker-0", "npu-a2-03", c - mins(95),
+               [Ctr("main", "swr.cn-southwest-2.myhuaweicloud.com/llm/verl-npu:8.0.rc3",
+                    resources={"limits": {npu: "8"}, "requests": {npu: "8"}})],
+               namespace="ml-train", scheduler="volcano", ip="172.16.150.9",
+               annotations={"scheduling.k8s.io/group-name": "rl-train-0412", "volcano.sh/task-spec": "worker"},
+               node_selector={"ascend-ci/npu-type": "a2"})
+    b = CIBundle(c + mins(10), a2_nodes(), [pod, vc],
+                 [Runner(rn, c - sec(1), phase="Failed", job="e2e-moe (a2-4)", scale_set="linux-aarch64-a2-4")])
     write_ci_bundle(b, out)
 
 
@@ -792,4 +831,9 @@ SCENARIOS = [
              "markers: OffloadingBackOff and NamespaceOffloading CreationLoopBackOff.",
              S3 + " § Liqo namespace 未接管导致任务卡死（OffloadingBackOff）",
              _p("linux-aarch64-gy004-a2-1-c5t8n-runner-m1k7p"), "pod.liqo.offloading-backoff", namespace=NS),
+    Scenario("ci-volcano-and-default-share-node", w_mixed_schedulers,
+             "A volcano-scheduled training pod holds all 8 NPUs of npu-a2-03 while the default scheduler also placed a "
+             "4-NPU runner there; the test fails with 'davinci[davinci1] already in use'.",
+             S3 + " § 节点 NPU 被外部进程 / 带外容器占用 (集群混用 default-scheduler 与 volcano)",
+             _p("linux-aarch64-a2-4-j2k8h-runner-g5h1x"), "ci.node.mixed-schedulers", namespace=NS),
 ]
