@@ -69,7 +69,7 @@ def one_runner(out: Path, *, name: str, c: datetime, cap: datetime, steps: list,
 # ---------------------------------------------------------------- workflow pods (container hooks)
 
 def wf_pod(runner: str, c: datetime, node: str | None, ctr: Ctr, **kw: Any) -> CIPod:
-    return CIPod(f"{runner}-workflow", node, c, [ctr], workflow_of=runner,
+    return CIPod(f"{runner}-workflow", node, c, [ctr], workflow_of=runner, ip="172.16.146.57",
                  node_selector={"ascend-ci/npu-type": "a2"}, **kw)
 
 

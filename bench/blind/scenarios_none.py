@@ -139,7 +139,7 @@ def w_ci_young_pull(out: Path) -> None:
     img = "swr.cn-southwest-2.myhuaweicloud.com/ascend-ci/vllm-ascend:main-a2"
     wf = CIPod(f"{rn}-workflow", "npu-a2-02", c + sec(40),
                [Ctr("job", img, state=k.waiting("ContainerCreating"), pulled=False)], phase="Pending",
-               workflow_of=rn, node_selector={"ascend-ci/npu-type": "a2"},
+               workflow_of=rn, node_selector={"ascend-ci/npu-type": "a2"}, ip="172.16.146.57",
                events=[CEv("Pulling", f'Pulling image "{img}"', 2, etype="Normal")])
     b = CIBundle(c + mins(3), a2_nodes(), [runner_waiting(rn, c, "npu-a2-02", "e2e-singlecard (a2-1)"), wf],
                  [Runner(rn, c - sec(1), job="e2e-singlecard (a2-1)")])
