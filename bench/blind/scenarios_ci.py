@@ -717,7 +717,7 @@ SCENARIOS = [
              S3 + " § 用户脚本报错（UserScriptError）", _p("linux-aarch64-a2-1-kq7xv-runner-g7h2m"),
              "ci.run.user-script", namespace=NS),
     Scenario("ci-script-cp-permission-zh", w_user_script_zh,
-             "The doctest script copies a helper into /usr/local/bin as the non-root runner user; cp (zh_CN) reports "
+             "The doctest script copies a tool into /usr/local/bin as the non-root runner user; cp (zh_CN) reports "
              "权限不够 and the step exits 1.",
              S3 + " § 用户脚本报错（UserScriptError）", _p("linux-aarch64-a2-1-kq7xv-runner-n3p9v"),
              "ci.run.user-script", namespace=NS),
