@@ -205,7 +205,7 @@ def pod_obj(p: CIPod, node_ips: dict[str, str]) -> Obj:
             {"type": "ContainersReady", "status": rs, "lastTransitionTime": k.ts(start + k.sec(17)), **extra},
             {"type": "PodScheduled", "status": "True", "lastTransitionTime": k.ts(p.created)},
         ]
-    elif p.phase == "Pending":
+    elif p.phase == "Pending" and p.scheduler == "default-scheduler":
         sc: Obj = {"type": "PodScheduled", "status": "False", "lastTransitionTime": k.ts(p.created),
                    "reason": "Unschedulable"}
         if p.sched_message:

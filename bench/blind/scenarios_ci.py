@@ -666,6 +666,15 @@ def w_mixed_schedulers(out: Path) -> None:
     write_ci_bundle(b, out)
 
 
+def w_pending_no_scheduler(out: Path) -> None:
+    c = at(2026, 11, 22, 11, 0)
+    rn = "linux-aarch64-a2-8-v3m9c-runner-t8q2l"
+    pod = runner_pod(rn, c, None, phase="Pending", scheduler="volcano", default_events=False)
+    b = CIBundle(c + mins(160), a2_nodes(), [pod],
+                 [Runner(rn, c - sec(1), phase="Pending", job=None, scale_set="linux-aarch64-a2-8")])
+    write_ci_bundle(b, out)
+
+
 def _p(name: str) -> str:
     return f"pod/{name}"
 
@@ -836,4 +845,10 @@ SCENARIOS = [
              "4-NPU runner there; the test fails with 'davinci[davinci1] already in use'.",
              S3 + " § 节点 NPU 被外部进程 / 带外容器占用 (集群混用 default-scheduler 与 volcano)",
              _p("linux-aarch64-a2-4-j2k8h-runner-g5h1x"), "ci.node.mixed-schedulers", namespace=NS),
+    Scenario("ci-runner-pending-no-scheduler-events", w_pending_no_scheduler,
+             "A runner pod asks for schedulerName volcano and has sat Pending for 2 h 40 min with no condition and no "
+             "event at all: no scheduler ever looked at it, so nothing but its age is known.",
+             S3 + " § 弹性扩容失败 / 弹性节点不健康 (对 Pending 超时加告警); CONTRACT §4 infra.pending.long",
+             _p("linux-aarch64-a2-8-v3m9c-runner-t8q2l"), "infra.pending.long", namespace=NS,
+             last_stage="pod-created"),
 ]
