@@ -66,31 +66,38 @@ class JobDocument:
         return None
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader, composing without aliases and within the depth and node caps."""
+_FAST = getattr(yaml, "CSafeLoader", None)  # libyaml's parser and composer, when PyYAML was built with it
+_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+_NODE = (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.depth = 0
-        self.count = 0
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise DocumentError(f"line {event.start_mark.line + 1}: the alias *{event.anchor} is not accepted: "
-                                "write the value out (aliases can expand without bound, and RLark's creator "
-                                "never writes them)")
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise DocumentError(f"more than {MAX_NODES} YAML nodes: not a Job a person wrote; not read")
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-                raise DocumentError(f"line {mark.line + 1}: nested more than {MAX_DEPTH} levels deep; not read")
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+def _line(event: yaml.Event) -> str:
+    mark = event.start_mark
+    return f"line {mark.line + 1}: " if mark is not None else ""
+
+
+def _alias(event: yaml.AliasEvent) -> DocumentError:
+    return DocumentError(f"{_line(event)}the alias *{event.anchor} is not accepted: write the "
+                         "value out (aliases can expand without bound, and RLark's creator never writes them)")
+
+
+def _prescan(text: str) -> None:
+    """Refuse aliases, deep nesting and too many nodes from the event stream, before anything is composed."""
+    depth = count = 0
+    for event in yaml.parse(text, Loader=_FAST or yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            raise _alias(event)
+        if isinstance(event, _NODE):
+            count += 1
+            if count > MAX_NODES:
+                raise DocumentError(f"more than {MAX_NODES} YAML nodes: not a Job a person wrote; not read")
+        if isinstance(event, _OPEN):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise DocumentError(f"{_line(event)}nested more than {MAX_DEPTH} levels deep; not read")
+        elif isinstance(event, _CLOSE):
+            depth -= 1
 
 
 def read_input(arg: str, *, stdin: BinaryIO | None = None) -> tuple[str, str]:
@@ -124,8 +131,9 @@ def parse(text: str, origin: str) -> JobDocument:
     """One Job document, or DocumentError (one line)."""
     if not text.strip():
         raise DocumentError(f"{origin}: empty: expected one RLark Job (apiVersion: {API_VERSION}, kind: Job)")
-    loader = _Loader(text)
+    loader = (_FAST or yaml.SafeLoader)(text)
     try:
+        _prescan(text)
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except DocumentError as exc:

@@ -31,6 +31,8 @@ class Inventory:
     storage_classes: dict[str, list[Obj]] = field(default_factory=dict)  # agent id -> classes read there
     gaps: dict[str, list[str]] = field(default_factory=dict)  # kind -> what of it could not be read
     requests: int = 0  # live: requests sent (for the benchmark)
+    _index: dict[tuple[str, str], list[int]] = field(default_factory=dict, repr=False)
+    _indexed: int = field(default=-1, repr=False)
 
     def gap(self, kind: str, why: str) -> None:
         self.gaps.setdefault(kind, [])
@@ -52,7 +54,25 @@ class Inventory:
         return not self.gaps
 
     def matching(self, selector: dict[str, str]) -> list[RNode]:
-        return [n for n in self.nodes if selector_matches(selector, n)]
+        """Every Node the selector matches. A label index narrows the candidates (each pair's Nodes, a superset of
+        the matches); the engine's `selector_matches` alone decides, so the two cannot disagree."""
+        candidates: set[int] | None = None
+        for key, value in selector.items():
+            ids = set().union(*(self._label_index().get((key, part.strip()), ()) for part in value.split(",")))
+            candidates = ids if candidates is None else candidates & ids
+            if not candidates:
+                return []
+        chosen = range(len(self.nodes)) if candidates is None else sorted(candidates)
+        return [self.nodes[i] for i in chosen if selector_matches(selector, self.nodes[i])]
+
+    def _label_index(self) -> dict[tuple[str, str], list[int]]:
+        if self._indexed != len(self.nodes):
+            self._index = {}
+            for i, node in enumerate(self.nodes):
+                for pair in node.metadata.labels.items():
+                    self._index.setdefault(pair, []).append(i)
+            self._indexed = len(self.nodes)
+        return self._index
 
     def heartbeat(self, cluster: str) -> Lease | None:
         ns = f"{AGENT_NAMESPACE_PREFIX}{cluster}"
