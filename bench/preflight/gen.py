@@ -22,7 +22,7 @@ def rfc3339(t: datetime) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def write_list(path: Path, kind: str, items: list[Obj]) -> None:
+def write_list(path: Path, kind: str, *, items: list[Obj]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"apiVersion": "v1", "kind": f"{kind}List", "items": items}, indent=1) + "\n",
                     encoding="utf-8")
@@ -77,15 +77,15 @@ def write_bundle(root: Path, *, nodes: dict[str, list[Obj]], leases: list[Obj], 
     (root / "snapshot.yaml").write_text(yaml.safe_dump(
         {"capturedAt": rfc3339(CAPTURED), "controlPlane": cp, "clusters": [cp, *agents]}, sort_keys=False),
         encoding="utf-8")
-    write_list(root / cp / "jobs.rlinf.io.json", "Job", jobs)
-    write_list(root / cp / "domains.rlinf.io.json", "Domain", [
+    write_list(root / cp / "jobs.rlinf.io.json", "Job", items=jobs)
+    write_list(root / cp / "domains.rlinf.io.json", "Domain", items=[
         {"apiVersion": "rlinf.io/v1alpha1", "kind": "Domain", "metadata": {"name": d}} for d in domains])
     for agent in agents:
-        write_list(root / cp / f"rlark-{agent}" / "nodes.rlinf.io.json", "Node", nodes[agent])
-        write_list(root / cp / f"rlark-{agent}" / "leases.json", "Lease",
+        write_list(root / cp / f"rlark-{agent}" / "nodes.rlinf.io.json", "Node", items=nodes[agent])
+        write_list(root / cp / f"rlark-{agent}" / "leases.json", "Lease", items=
                    [le for le in leases if le["metadata"]["namespace"] == f"rlark-{agent}"])
         if agent in storage:
-            write_list(root / agent / "storageclasses.storage.k8s.io.json", "StorageClass", storage[agent])
+            write_list(root / agent / "storageclasses.storage.k8s.io.json", "StorageClass", items=storage[agent])
         else:
             (root / agent).mkdir(parents=True, exist_ok=True)
 

@@ -106,7 +106,7 @@ def in_process(job_file: Path, bundle: Path) -> dict[str, float]:
     return {"parse": t1 - t0, "inventory": t2 - t1, "rules": t3 - t2}
 
 
-def live(job_file: Path, bundle: Path, tmp: Path) -> tuple[float, int, Counter[tuple[str, str]], str]:
+def live(job_file: Path, bundle: Path, *, tmp: Path) -> tuple[float, int, Counter[tuple[str, str]], str]:
     clusters = load_bundle(bundle)
     for agent in clusters:
         path = bundle / agent / "storageclasses.storage.k8s.io.json"
@@ -141,7 +141,7 @@ def main() -> int:
         CPU[f"preflight {job_file}"] = off_cpu
         doc = json.loads(out)
         split = in_process(job_file, bundle)
-        live_wall, requests, lists, live_out = live(job_file, bundle, tmp)
+        live_wall, requests, lists, live_out = live(job_file, bundle, tmp=tmp)
     assert st_off == 0 and status == 0 and doc["ready"] and doc["inventory"]["nodes"] == CLUSTERS * NODES
     assert json.loads(live_out)["findings"] == doc["findings"]
     rows = [

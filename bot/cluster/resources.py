@@ -64,7 +64,8 @@ DOMAINS = Resource("rlinf.io", "v1alpha1", "domains", "Domain", namespaced=False
 STORAGECLASSES = Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", namespaced=False)
 
 ALL: tuple[Resource, ...] = (NODES, PODS, EVENTS, PVCS, STATEFULSETS, LEASES, JOBS, TASKS, POD_MIRRORS,
-                             RLARK_NODES, EPHEMERAL_RUNNERS, NODEPOOLS, NODECLAIMS, OFFLOADINGS, DOMAINS, STORAGECLASSES)
+                             RLARK_NODES, EPHEMERAL_RUNNERS, NODEPOOLS, NODECLAIMS, OFFLOADINGS, DOMAINS,
+                             STORAGECLASSES)
 BY_STEM: dict[str, Resource] = {r.stem: r for r in ALL}
 
 # The only subresource read: container logs.

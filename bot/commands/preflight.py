@@ -38,30 +38,30 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     target: str = args.target
     resubmit = target.startswith("job/")
     inventory: Inventory | None = None
-    why = "--offline: the inventory was not read"
+    why = "--offline：未读取清单" if args.lang == "zh" else "--offline: the inventory was not read"
     if resubmit:
         name = target[len("job/"):]
         if not JOB_NAME.fullmatch(name):
             raise UsageError(f"invalid job name {echo(name)}: 1-63 lowercase letters, digits or hyphens")
-        inventory = _inventory(args, rt, now)
+        inventory = _inventory(args, rt, now=now)
         doc = live_job(name, inventory, where=args.snapshot or "the control plane")
     else:
         text, origin = read_input(target)
         doc = parse(text, origin)
         if not args.offline:
             try:
-                inventory = _inventory(args, rt, now)
+                inventory = _inventory(args, rt, now=now)
             except SourceError as exc:
                 if args.snapshot is not None:
                     raise
-                why = f"inventory not read: {exc}"
+                why = f"未读取清单：{exc}" if args.lang == "zh" else f"inventory not read: {exc}"
     report = preflight(doc, inventory=None if args.offline else inventory, thresholds=rt.settings.thresholds,
                        scan=rt.redactor.scan, lang=args.lang, resubmit=resubmit, offline_why=why)
     rt.out(render(report, fmt=args.format, redactor=rt.redactor))
     return EXIT_OK if report.ready else EXIT_NOT_READY
 
 
-def _inventory(args: argparse.Namespace, rt: Runtime, now: object) -> Inventory:
+def _inventory(args: argparse.Namespace, rt: Runtime, *, now: object) -> Inventory:
     from datetime import datetime
 
     return open_inventory(snapshot=args.snapshot, kubeconfig=args.kubeconfig, context=args.context,

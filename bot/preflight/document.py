@@ -143,9 +143,9 @@ def parse(text: str, origin: str) -> JobDocument:
             line = exc.problem_mark.line + 1 if exc.problem_mark else 0
             raise DocumentError(f"{origin}: several YAML documents (another starts at line {line}): preflight "
                                 "checks one Job at a time") from exc
-        raise DocumentError(_yaml_error(exc, text, origin)) from exc
+        raise DocumentError(_yaml_error(exc, text=text, origin=origin)) from exc
     except yaml.YAMLError as exc:
-        raise DocumentError(_yaml_error(exc, text, origin)) from exc
+        raise DocumentError(_yaml_error(exc, text=text, origin=origin)) from exc
     except RecursionError as exc:
         raise DocumentError(f"{origin}: nested too deeply; not read") from exc
     finally:
@@ -153,11 +153,11 @@ def parse(text: str, origin: str) -> JobDocument:
     job = _require_job(data, origin)
     doc = JobDocument(data=job, origin=origin, text=text)
     if node is not None:
-        _index(node, "", doc)
+        _index(node, "", doc=doc)
     return doc
 
 
-def _yaml_error(exc: yaml.YAMLError, text: str, origin: str) -> str:
+def _yaml_error(exc: yaml.YAMLError, *, text: str, origin: str) -> str:
     mark = getattr(exc, "problem_mark", None)
     problem = str(getattr(exc, "problem", "") or exc).splitlines()[0]
     if mark is None:
@@ -188,7 +188,7 @@ def _require_job(data: Any, origin: str) -> dict[str, Any]:
     return data
 
 
-def _index(node: Node, path: str, doc: JobDocument) -> None:
+def _index(node: Node, path: str, *, doc: JobDocument) -> None:
     """Record the line of every path below `node`; note keys given twice (YAML keeps only the last)."""
     if isinstance(node, MappingNode):
         seen: set[str] = set()
@@ -199,9 +199,9 @@ def _index(node: Node, path: str, doc: JobDocument) -> None:
                 doc.duplicates.append((sub, key_node.start_mark.line + 1))
             seen.add(key)
             doc.lines[sub] = key_node.start_mark.line + 1
-            _index(value_node, sub, doc)
+            _index(value_node, sub, doc=doc)
     elif isinstance(node, SequenceNode):
         for i, item in enumerate(node.value):
             sub = join(path, i)
             doc.lines[sub] = item.start_mark.line + 1
-            _index(item, sub, doc)
+            _index(item, sub, doc=doc)

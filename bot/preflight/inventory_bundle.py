@@ -55,7 +55,7 @@ def _time(value: Any) -> datetime | None:
     return None
 
 
-def _models(path: Path, model: type[M], display: str) -> list[M]:
+def _models(path: Path, model: type[M], *, display: str) -> list[M]:
     fast = load_json_models(path, model)
     if fast is not None:
         return fast
@@ -82,7 +82,7 @@ def _read(root: Path, now: datetime | None) -> Inventory:
             inv.gap(kind, f"control plane {cp_label} not in the bundle")
         return inv
     inv.clusters.append(cp_label)
-    _read_control_plane(root, cp_dir, inv)
+    _read_control_plane(root, cp_dir, inv=inv)
     agents = {n.cluster_id.removeprefix(AGENT_NAMESPACE_PREFIX) for n in inv.nodes}
     agents |= {le.namespace.removeprefix(AGENT_NAMESPACE_PREFIX) for le in inv.leases}
     for agent in sorted(agents | set(members)):
@@ -98,7 +98,7 @@ def _read(root: Path, now: datetime | None) -> Inventory:
     return inv
 
 
-def _read_control_plane(root: Path, cp_dir: Path, inv: Inventory) -> None:
+def _read_control_plane(root: Path, cp_dir: Path, *, inv: Inventory) -> None:
     jobs = find_list_file(cp_dir, "jobs.rlinf.io")
     if jobs is None:
         inv.gap(JOBS, "jobs.rlinf.io.json not in the bundle")
@@ -126,11 +126,11 @@ def _read_control_plane(root: Path, cp_dir: Path, inv: Inventory) -> None:
                 inv.gap(kind, f"{display} not in the bundle")
                 continue
             if kind == NODES:
-                for node in _models(path, RNode, display):
+                for node in _models(path, RNode, display=display):
                     node.metadata.namespace = node.metadata.namespace or ns_dir.name
                     inv.nodes.append(node)
             else:
-                for lease in _models(path, Lease, display):
+                for lease in _models(path, Lease, display=display):
                     lease.metadata.namespace = lease.metadata.namespace or ns_dir.name
                     if lease.name == HEARTBEAT_LEASE:
                         inv.leases.append(lease)

@@ -56,7 +56,7 @@ def read_live(*, kubeconfig: str | None, context: str | None, settings: Settings
     return inv
 
 
-def _lister(session: Session, context: str, cluster: str, resource: R.Resource,
+def _lister(session: Session, *, context: str, cluster: str, resource: R.Resource,
             field_selector: str | None) -> Callable[[], list[Obj]]:
     def run() -> list[Obj]:
         try:
@@ -69,7 +69,8 @@ def _lister(session: Session, context: str, cluster: str, resource: R.Resource,
 
 def _control_plane(session: Session, inv: Inventory, *, context: str) -> None:
     cluster = cluster_name(context)
-    reads = {kind: _lister(session, context, cluster, res, sel) for kind, res, sel in CONTROL_PLANE_READS}
+    reads = {kind: _lister(session, context=context, cluster=cluster, resource=res, field_selector=sel)
+             for kind, res, sel in CONTROL_PLANE_READS}
     results = session.parallel(reads)
     if not all(isinstance(r, ReadFailed) for r in results.values()):
         inv.clusters.append(cluster)
@@ -78,9 +79,9 @@ def _control_plane(session: Session, inv: Inventory, *, context: str) -> None:
             inv.gap(kind, f"{cluster}: {result}")
             continue
         if kind == NODES:
-            inv.nodes = _parse(inv, cluster, RNode, [o for o in result if _agent_ns(o)])
+            inv.nodes = _parse(inv, cluster=cluster, model=RNode, items=[o for o in result if _agent_ns(o)])
         elif kind == LEASES:
-            inv.leases = _parse(inv, cluster, Lease, [o for o in result if _agent_ns(o)])
+            inv.leases = _parse(inv, cluster=cluster, model=Lease, items=[o for o in result if _agent_ns(o)])
         elif kind == JOBS:
             inv.jobs = {str(o["metadata"]["name"]): o for o in result if isinstance(o.get("metadata"), dict)
                         and isinstance(o["metadata"].get("name"), str)}
@@ -93,7 +94,7 @@ def _agent_ns(obj: Obj) -> bool:
     return ns.startswith(AGENT_NAMESPACE_PREFIX) and len(ns) > len(AGENT_NAMESPACE_PREFIX)
 
 
-def _parse(inv: Inventory, cluster: str, model: type[Any], items: list[Obj]) -> list[Any]:
+def _parse(inv: Inventory, *, cluster: str, model: type[Any], items: list[Obj]) -> list[Any]:
     out = []
     for obj in items:
         try:
@@ -116,7 +117,8 @@ def _members(session: Session, inv: Inventory, *, read: set[str]) -> None:
         if not session.has_context(context):
             inv.gap(f"{STORAGE}:{agent}", f"no kubeconfig context {context!r} for cluster {agent}")
             continue
-        reads[agent] = _lister(session, context, agent, R.STORAGECLASSES, None)
+        reads[agent] = _lister(session, context=context, cluster=agent, resource=R.STORAGECLASSES,
+                               field_selector=None)
     for agent, result in session.parallel(reads).items():
         if isinstance(result, ReadFailed):
             inv.gap(f"{STORAGE}:{agent}", f"{agent}: {result}")

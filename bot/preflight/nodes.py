@@ -39,7 +39,7 @@ def parse_selector(text: str) -> dict[str, str]:
 def free_devices(node: RNode) -> dict[str, str]:
     st = node.status
     keys = sorted(k for k in st.allocatable if is_gpu_key(k))
-    return {k: show(free(st.allocatable, st.used, k)) for k in keys}
+    return {k: show(free(st.allocatable, st.used, key=k)) for k in keys}
 
 
 def nodes_json(selector: dict[str, str], inv: Inventory) -> dict[str, Any]:

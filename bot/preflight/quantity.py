@@ -29,6 +29,6 @@ def show(amount: float) -> str:
     return str(int(amount)) if amount == int(amount) else f"{amount:g}"
 
 
-def free(allocatable: dict[str, str], used: dict[str, str], key: str) -> float:
+def free(allocatable: dict[str, str], used: dict[str, str], *, key: str) -> float:
     """allocatable - used for one resource (absent: 0 allocatable, 0 used)."""
     return (parse_quantity(allocatable.get(key)) or 0.0) - (parse_quantity(used.get(key)) or 0.0)

@@ -37,7 +37,7 @@ def check_name(doc: JobDocument, out: Findings) -> None:
                      "否则 Head 不会创建 Pod；请以字母开头命名")
 
 
-def check_lengths(doc: JobDocument, tasks: list[TaskView], out: Findings) -> None:
+def check_lengths(doc: JobDocument, tasks: list[TaskView], *, out: Findings) -> None:
     job = doc.name
     if not job:
         return
@@ -60,7 +60,7 @@ def check_lengths(doc: JobDocument, tasks: list[TaskView], out: Findings) -> Non
                          "Head 角色名")
 
 
-def check_roles(doc: JobDocument, tasks: list[TaskView], out: Findings) -> None:
+def check_roles(doc: JobDocument, tasks: list[TaskView], *, out: Findings) -> None:
     if not tasks:
         out.error("P05", task=None, path="spec.tasks", en="the Job has no task: add at least one role",
                   zh="Job 没有任何角色：请至少添加一个角色")

@@ -43,10 +43,10 @@ def check_replicas(tasks: list[TaskView], out: Findings) -> None:
                       zh=f"replicas 为 {t.replicas}：Task 不会创建任何 Pod；请至少设为 1")
 
 
-def check_live(doc: JobDocument, tasks: list[TaskView], inv: Inventory, out: Findings, *,
+def check_live(doc: JobDocument, tasks: list[TaskView], *, inv: Inventory, out: Findings,
                thresholds: Thresholds, resubmit: bool) -> None:
     if not resubmit:
-        _name_free(doc, inv, out)
+        _name_free(doc, inv, out=out)
     matches: list[Match] = []
     for t in tasks:
         sel = t.selector
@@ -57,15 +57,15 @@ def check_live(doc: JobDocument, tasks: list[TaskView], inv: Inventory, out: Fin
         matched = inv.matching(sel)
         m = Match(t, matched, [n for n in matched if usable(n)])
         matches.append(m)
-        _selector(m, inv, out)
-        _online(m, inv, out, thresholds=thresholds)
-        _capacity(m, inv, out)
-        _storage(m, inv, out)
-        _shared(doc, m, inv, out)
-    _domain(doc, matches, inv, out)
+        _selector(m, inv, out=out)
+        _online(m, inv, out=out, thresholds=thresholds)
+        _capacity(m, inv, out=out)
+        _storage(m, inv, out=out)
+        _shared(doc, m, inv=inv, out=out)
+    _domain(doc, matches, inv=inv, out=out)
 
 
-def _nodes_lack(inv: Inventory, out: Findings, rule: str, task: str) -> bool:
+def _nodes_lack(inv: Inventory, out: Findings, *, rule: str, task: str) -> bool:
     why = inv.lacks(NODES)
     if why:
         out.not_checked(rule, f"task {task}: Nodes not read in full ({why})")
@@ -78,7 +78,7 @@ def _states(nodes: list[RNode]) -> str:
     return shown + (f" and {len(nodes) - 5} more" if len(nodes) > 5 else "")
 
 
-def _name_free(doc: JobDocument, inv: Inventory, out: Findings) -> None:
+def _name_free(doc: JobDocument, inv: Inventory, *, out: Findings) -> None:
     if inv.lacks(JOBS):
         out.not_checked("P04", f"existing Jobs not read ({inv.lacks(JOBS)})")
     elif doc.name and doc.name in inv.jobs:
@@ -88,24 +88,24 @@ def _name_free(doc: JobDocument, inv: Inventory, out: Findings) -> None:
                   zh=f"已存在名为 {doc.name!r} 的 Job（网关会返回 HTTP 500）：请换一个新名称提交")
 
 
-def _selector(m: Match, inv: Inventory, out: Findings) -> None:
+def _selector(m: Match, inv: Inventory, *, out: Findings) -> None:
     t, sel_path = m.task, f"{m.task.path}.nodeSelector"
     shown = ", ".join(f"{k}={v}" for k, v in t.selector.items())
-    certain = t.head and (len(m.matched) > 1 or not _nodes_lack(inv, out, "P09", t.label))  # unread Nodes add
+    certain = t.head and (len(m.matched) > 1 or not _nodes_lack(inv, out, rule="P09", task=t.label))  # unread Nodes add
     if certain and len(m.matched) != 1:
         out.error("P09", task=t.label, path=sel_path,
                   en=f"the Head's selector {shown} matches {len(m.matched)} Nodes ({_states(m.matched) or 'none'}): "
                      "it must match exactly 1; add kubernetes.io/hostname or another pair the admin confirms",
                   zh=f"Head 的选择器 {shown} 匹配到 {len(m.matched)} 个 Node（{_states(m.matched) or '无'}）："
                      "必须恰好匹配 1 个；请加上 kubernetes.io/hostname 等经管理员确认的条件")
-    if not m.usable and not _nodes_lack(inv, out, "P14", t.label):
+    if not m.usable and not _nodes_lack(inv, out, rule="P14", task=t.label):
         out.error("P14", task=t.label, path=sel_path,
                   en=f"selector {shown} matches no Online schedulable Node (matched: {_states(m.matched) or 'none'}): "
                      "ask the admin for the global match (rlark-bot nodes SELECTOR) and fix the selector",
                   zh=f"选择器 {shown} 没有匹配到 Online 且可调度的 Node（匹配：{_states(m.matched) or '无'}）："
                      "请让管理员做全局匹配（rlark-bot nodes SELECTOR）后修正选择器")
     if len(m.clusters) <= 1:
-        _nodes_lack(inv, out, "P15", t.label)  # Nodes not read could still add a cluster
+        _nodes_lack(inv, out, rule="P15", task=t.label)  # Nodes not read could still add a cluster
     else:
         out.error("P15", task=t.label, path=sel_path,
                   en=f"selector {shown} matches Nodes in {len(m.clusters)} clusters ({', '.join(m.clusters)}): the "
@@ -115,7 +115,7 @@ def _selector(m: Match, inv: Inventory, out: Findings) -> None:
                      "请增加只有一个集群的 Node 才有的条件")
 
 
-def _online(m: Match, inv: Inventory, out: Findings, *, thresholds: Thresholds) -> None:
+def _online(m: Match, inv: Inventory, *, out: Findings, thresholds: Thresholds) -> None:
     t = m.task
     clusters = sorted({agent_of_node(n) for n in m.usable}) or m.clusters
     if not clusters:
@@ -138,11 +138,11 @@ def _online(m: Match, inv: Inventory, out: Findings, *, thresholds: Thresholds) 
                   zh=f"集群 {cluster} 的 agent 已断开：{why_zh}；重新连接前不会调度任何内容：请联系管理员")
 
 
-def _capacity(m: Match, inv: Inventory, out: Findings) -> None:
+def _capacity(m: Match, inv: Inventory, *, out: Findings) -> None:
     t = m.task
     if inv.lacks(NODES):
         for rule in ("P18", "P19", "P20", "P21"):
-            _nodes_lack(inv, out, rule, t.label)
+            _nodes_lack(inv, out, rule=rule, task=t.label)
         return
     if not m.usable:
         return  # P14 said it
@@ -155,7 +155,7 @@ def _capacity(m: Match, inv: Inventory, out: Findings) -> None:
                   zh=f"replicas 为 {replicas}，但只有 {len(m.usable)} 个匹配的 Node 在线且可调度（每节点一个 Pod）："
                      "请减少副本数或放宽选择器")
     for key, want in sorted(t.gpu_request().items()):
-        spare = [free(n.status.allocatable, n.status.used, key) for n in m.usable]
+        spare = [free(n.status.allocatable, n.status.used, key=key) for n in m.usable]
         best, total = max(spare), sum(max(s, 0.0) for s in spare)
         path = f"{t.pod_path}.containers"
         if want > best:
@@ -178,8 +178,8 @@ def _cpu_mem(m: Match, out: Findings) -> None:
     cpu, mem = t.requests("cpu"), t.requests("memory")
     if not cpu and not mem:
         return
-    if any(free(n.status.allocatable, n.status.used, "cpu") >= cpu
-           and free(n.status.allocatable, n.status.used, "memory") >= mem for n in m.usable):
+    if any(free(n.status.allocatable, n.status.used, key="cpu") >= cpu
+           and free(n.status.allocatable, n.status.used, key="memory") >= mem for n in m.usable):
         return
     out.warn("P21", task=t.label, path=f"{t.pod_path}.containers",
              en=f"no matched Node has {show(cpu)} CPU and {show(mem / 2**30)} GiB memory free at once: the pod may "
@@ -188,7 +188,7 @@ def _cpu_mem(m: Match, out: Findings) -> None:
                 "请降低请求或确认哪些 Node 有余量")
 
 
-def _storage(m: Match, inv: Inventory, out: Findings) -> None:
+def _storage(m: Match, inv: Inventory, *, out: Findings) -> None:
     t = m.task
     storage = as_dict(t.workload.get("pvcStorageMap"))
     wanted = [(path, claim, text(storage.get(claim))) for path, claim in claims(t) if text(storage.get(claim))]
@@ -228,7 +228,7 @@ def _volumes_of(task: dict[str, object]) -> set[str]:
     return out
 
 
-def _shared(doc: JobDocument, m: Match, inv: Inventory, out: Findings) -> None:
+def _shared(doc: JobDocument, m: Match, *, inv: Inventory, out: Findings) -> None:
     mine = _volumes_of(m.task.data)
     if not mine:
         return
@@ -252,7 +252,7 @@ def _shared(doc: JobDocument, m: Match, inv: Inventory, out: Findings) -> None:
                             f"{', '.join(sorted(both))}：两次运行会互相覆盖；请使用本次运行独立的目录")
 
 
-def _domain(doc: JobDocument, matches: list[Match], inv: Inventory, out: Findings) -> None:
+def _domain(doc: JobDocument, matches: list[Match], *, inv: Inventory, out: Findings) -> None:
     domain = text(as_dict(doc.data.get("spec")).get("domain"))
     if domain:
         if inv.lacks("domains"):

@@ -74,7 +74,7 @@ def check_mounts(tasks: list[TaskView], out: Findings) -> None:
                           en=f"volume name {name!r} is declared twice: give each volume its own name",
                           zh=f"卷名 {name!r} 重复声明：每个卷需用不同名称")
             declared.setdefault(name, path)
-            _check_hostpath(t, path, vol, out)
+            _check_hostpath(t, path, vol=vol, out=out)
         for c in t.containers() + t.containers(init=True):
             seen: set[str] = set()
             for i, m in enumerate(as_list(c.data.get("volumeMounts"))):
@@ -98,7 +98,7 @@ def check_mounts(tasks: list[TaskView], out: Findings) -> None:
                               zh=f"容器 {c.name!r}：挂载引用的卷 {vname!r} 未在 volumes 中声明：请声明或更正名称")
 
 
-def _check_hostpath(t: TaskView, path: str, vol: dict[str, object], out: Findings) -> None:
+def _check_hostpath(t: TaskView, path: str, *, vol: dict[str, object], out: Findings) -> None:
     if "hostPath" not in vol:
         return
     host = text(as_dict(vol.get("hostPath")).get("path"))
@@ -145,7 +145,7 @@ def check_storage(tasks: list[TaskView], out: Findings) -> None:
                             "无法同时挂载；请为每个副本使用独立目录或共享存储")
 
 
-def check_reserved(doc: JobDocument, tasks: list[TaskView], out: Findings) -> None:
+def check_reserved(doc: JobDocument, tasks: list[TaskView], *, out: Findings) -> None:
     for t in tasks:
         for c in t.containers() + t.containers(init=True):
             if c.name in RESERVED_CONTAINERS:
@@ -171,7 +171,7 @@ def check_reserved(doc: JobDocument, tasks: list[TaskView], out: Findings) -> No
                           zh=f"卷名 {vol.get('name')!r} 为平台保留：请改名")
 
 
-def check_labels(doc: JobDocument, tasks: list[TaskView], out: Findings) -> None:
+def check_labels(doc: JobDocument, tasks: list[TaskView], *, out: Findings) -> None:
     for t in tasks:
         meta = as_dict(t.template.get("metadata"))
         if "labels" not in meta or not doc.name or not t.name:
@@ -187,7 +187,7 @@ def check_labels(doc: JobDocument, tasks: list[TaskView], out: Findings) -> None
 
 
 def check_unsupported(tasks: list[TaskView], out: Findings) -> None:
-    def say(t: TaskView, path: str, what_en: str, what_zh: str) -> None:
+    def say(t: TaskView, path: str, *, what_en: str, what_zh: str) -> None:
         out.warn("P32", task=t.label, path=path,
                  en=f"{what_en}: the creator cannot set this; save this YAML and confirm with the admin before "
                     "submitting",
@@ -196,20 +196,23 @@ def check_unsupported(tasks: list[TaskView], out: Findings) -> None:
     for t in tasks:
         containers = t.containers()
         for c in containers[1:] if t.main() is None else [c for c in containers if c.name != "main"]:
-            say(t, c.path, f"extra container {c.name!r}", f"额外容器 {c.name!r}")
+            say(t, c.path, what_en=f"extra container {c.name!r}",
+                what_zh=f"额外容器 {c.name!r}")
         for c in t.containers(init=True):
-            say(t, c.path, f"init container {c.name!r}", f"init 容器 {c.name!r}")
+            say(t, c.path, what_en=f"init container {c.name!r}",
+                what_zh=f"init 容器 {c.name!r}")
         for c in containers:
             for probe in PROBES:
                 if probe in c.data:
-                    say(t, f"{c.path}.{probe}", f"container {c.name!r} has a {probe}", f"容器 {c.name!r} 设置了"
-                           f" {probe}")
+                    say(t, f"{c.path}.{probe}", what_en=f"container {c.name!r} has a {probe}",
+                        what_zh=f"容器 {c.name!r} 设置了 {probe}")
             if "securityContext" in c.data:
-                say(t, f"{c.path}.securityContext", f"container {c.name!r} has a securityContext",
-                    f"容器 {c.name!r} 设置了 securityContext")
+                say(t, f"{c.path}.securityContext", what_en=f"container {c.name!r} has a securityContext",
+                    what_zh=f"容器 {c.name!r} 设置了 securityContext")
         if "securityContext" in t.pod_spec:
-            say(t, f"{t.pod_path}.securityContext", "a pod securityContext", "Pod 级 securityContext")
+            say(t, f"{t.pod_path}.securityContext", what_en="a pod securityContext",
+                what_zh="Pod 级 securityContext")
         for path, vol in t.volumes():
             if as_dict(vol.get("emptyDir")).get("medium") == "Memory":
-                say(t, f"{path}.emptyDir.medium", f"memory-backed volume {vol.get('name')!r} (/dev/shm)",
-                    f"内存卷 {vol.get('name')!r}（/dev/shm）")
+                say(t, f"{path}.emptyDir.medium", what_en=f"memory-backed volume {vol.get('name')!r} (/dev/shm)",
+                    what_zh=f"内存卷 {vol.get('name')!r}（/dev/shm）")

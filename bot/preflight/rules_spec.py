@@ -68,14 +68,14 @@ def check_schema(doc: JobDocument, out: Findings) -> None:
         if key == "metadata":
             for mkey in as_dict(value):
                 if mkey not in OBJECT_META:
-                    _unknown(out, join("metadata", str(mkey)), str(mkey), OBJECT_META)
+                    _unknown(out, join("metadata", str(mkey)), key=str(mkey), known=OBJECT_META)
         elif key != "status":
-            _walk(out, value, root.get(key, 1) if key in root else None, str(key), str(key), root)
+            _walk(out, value, node=root.get(key, 1) if key in root else None, path=str(key), key=str(key), parent=root)
 
 
-def _walk(out: Findings, value: Any, node: Any, path: str, key: str, parent: dict[str, Any]) -> None:
+def _walk(out: Findings, value: Any, *, node: Any, path: str, key: str, parent: dict[str, Any]) -> None:
     if node is None:
-        _unknown(out, path, key, set(parent) - {"*"})
+        _unknown(out, path, key=key, known=set(parent) - {"*"})
         return
     if node == 1 or value is None:
         return
@@ -90,12 +90,12 @@ def _walk(out: Findings, value: Any, node: Any, path: str, key: str, parent: dic
     if isinstance(node, list):
         if isinstance(value, list):
             for i, item in enumerate(value):
-                _walk(out, item, node[0], join(path, i), key, {})
+                _walk(out, item, node=node[0], path=join(path, i), key=key, parent={})
         return
     if isinstance(value, dict):
         for k, v in value.items():
             sub = node.get(str(k), node.get("*"))
-            _walk(out, v, sub, join(path, str(k)), str(k), node)
+            _walk(out, v, node=sub, path=join(path, str(k)), key=str(k), parent=node)
 
 
 def _kind(value: Any) -> str:
@@ -103,7 +103,7 @@ def _kind(value: Any) -> str:
             dict: "an object"}.get(type(value), "a value")
 
 
-def _unknown(out: Findings, path: str, key: str, known: set[str]) -> None:
+def _unknown(out: Findings, path: str, *, key: str, known: set[str]) -> None:
     lower = {k.lower(): k for k in known}
     guess = lower.get(key.lower()) or next(iter(difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)), "")
     hint_en, hint_zh = (f"; did you mean {guess}?", f"；是否应为 {guess}？") if guess else ("", "")
@@ -112,7 +112,7 @@ def _unknown(out: Findings, path: str, key: str, known: set[str]) -> None:
               zh=f"{key!r} 不是 Job 模式中的字段：网关会静默丢弃它{hint_zh}")
 
 
-def check_credentials(doc: JobDocument, tasks: list[TaskView], out: Findings, *, scan: Scan) -> None:
+def check_credentials(doc: JobDocument, tasks: list[TaskView], *, out: Findings, scan: Scan) -> None:
     text = doc.text or yaml.safe_dump(doc.data, sort_keys=False, allow_unicode=True)
     by_line = _paths_by_line(doc) if doc.text else {}
     for found in scan(text):

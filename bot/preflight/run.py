@@ -37,8 +37,8 @@ def preflight(doc: JobDocument, *, inventory: Inventory | None, thresholds: Thre
     out = Findings(doc, lang=lang)
     tasks = task_views(doc)
     rules_job.check_name(doc, out)
-    rules_job.check_lengths(doc, tasks, out)
-    rules_job.check_roles(doc, tasks, out)
+    rules_job.check_lengths(doc, tasks, out=out)
+    rules_job.check_roles(doc, tasks, out=out)
     rules_job.check_head(tasks, out)
     rules_job.check_run_command(tasks, out)
     rules_job.check_workload_kind(tasks, out)
@@ -46,12 +46,12 @@ def preflight(doc: JobDocument, *, inventory: Inventory | None, thresholds: Thre
     rules_pod.check_limits(tasks, out)
     rules_pod.check_mounts(tasks, out)
     rules_pod.check_storage(tasks, out)
-    rules_pod.check_reserved(doc, tasks, out)
-    rules_pod.check_labels(doc, tasks, out)
+    rules_pod.check_reserved(doc, tasks, out=out)
+    rules_pod.check_labels(doc, tasks, out=out)
     rules_pod.check_unsupported(tasks, out)
     rules_spec.check_selectors(tasks, out)
     rules_spec.check_schema(doc, out)
-    rules_spec.check_credentials(doc, tasks, out, scan=scan)
+    rules_spec.check_credentials(doc, tasks, out=out, scan=scan)
     rules_paths.check_paths(tasks, out)
     rules_live.check_replicas(tasks, out)
     if inventory is None:
@@ -59,7 +59,7 @@ def preflight(doc: JobDocument, *, inventory: Inventory | None, thresholds: Thre
             if not (rule == "P04" and resubmit):
                 out.not_checked(rule, offline_why)
     else:
-        rules_live.check_live(doc, tasks, inventory, out, thresholds=thresholds, resubmit=resubmit)
+        rules_live.check_live(doc, tasks, inv=inventory, out=out, thresholds=thresholds, resubmit=resubmit)
     skipped = sorted(out.skipped, key=lambda s: s.rule)
     return PreflightReport(job=doc.name, origin=doc.origin, findings=out.ordered(), not_checked=skipped,
                            inventory=inventory, lang=lang)
