@@ -22,8 +22,10 @@ OBJECT_META = {"name", "generateName", "namespace", "labels", "annotations", "ui
                "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences",
                "finalizers", "managedFields", "selfLink"}
 TASK_PATH = re.compile(r"spec\.tasks\[(\d+)\]")
-TYPES = {"s": (str,), "i": (int,), "n": (int, float), "b": (bool,), "x": (int, str)}
-TYPE_NAMES = {"s": "a string", "i": "an integer", "n": "a number", "b": "true or false", "x": "a number or string"}
+TYPES: dict[str, tuple[type, ...]] = {"s": (str,), "i": (int,), "n": (int, float), "b": (bool,), "x": (int, str),
+                                      "l": (list,), "o": (dict,)}
+TYPE_NAMES = {"s": "a string", "i": "an integer", "n": "a number", "b": "true or false", "x": "a number or string",
+              "l": "a list", "o": "an object"}
 
 
 @cache
@@ -79,20 +81,17 @@ def _walk(out: Findings, value: Any, *, node: Any, path: str, key: str, parent: 
         return
     if node == 1 or value is None:
         return
-    if isinstance(node, str):
-        ok = TYPES[node]
-        if not isinstance(value, ok) or (isinstance(value, bool) and node != "b"):
-            out.error("P30", task=None, path=path,
-                      en=f"{path} is {_kind(value)} where the Job schema wants {TYPE_NAMES[node]}: the gateway "
-                         "refuses it (HTTP 500); fix the value",
-                      zh=f"{path} 是{_kind(value)}，而 Job 模式要求{TYPE_NAMES[node]}：网关会拒绝（HTTP 500）；请更正")
+    want = node if isinstance(node, str) else "l" if isinstance(node, list) else "o"
+    if not isinstance(value, TYPES[want]) or (isinstance(value, bool) and want != "b"):
+        out.error("P30", task=None, path=path,
+                  en=f"{path} is {_kind(value)} where the Job schema wants {TYPE_NAMES[want]}: the gateway refuses "
+                     "it (HTTP 500); fix the value",
+                  zh=f"{path} 是{_kind(value)}，而 Job 模式要求{TYPE_NAMES[want]}：网关会拒绝（HTTP 500）；请更正")
         return
-    if isinstance(node, list):
-        if isinstance(value, list):
-            for i, item in enumerate(value):
-                _walk(out, item, node=node[0], path=join(path, i), key=key, parent={})
-        return
-    if isinstance(value, dict):
+    if isinstance(node, list) and isinstance(value, list):
+        for i, item in enumerate(value):
+            _walk(out, item, node=node[0], path=join(path, i), key=key, parent={})
+    elif isinstance(node, dict) and isinstance(value, dict):
         for k, v in value.items():
             sub = node.get(str(k), node.get("*"))
             _walk(out, v, node=sub, path=join(path, str(k)), key=str(k), parent=node)
