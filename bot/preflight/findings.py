@@ -58,7 +58,9 @@ class Findings:
     def warn(self, rule: str, *, task: str | None, path: str, en: str, zh: str) -> None:
         self.add(rule, WARNING, task=task, path=path, en=en, zh=zh)
 
-    def not_checked(self, rule: str, why: str) -> None:
+    def not_checked(self, rule: str, why: str, zh: str | None = None) -> None:
+        """`why` in English; `zh` the same in Chinese, used with --lang zh."""
+        why = zh if self.lang == "zh" and zh else why
         if not any(s.rule == rule and s.why == why for s in self.skipped):
             self.skipped.append(NotChecked(rule, why))
 

@@ -46,7 +46,7 @@ def report_text(report: PreflightReport) -> str:
     for s in report.not_checked:
         by_why.setdefault(s.why, []).append(s.rule)
     for why, rules in by_why.items():
-        lines.append(f"{label} {', '.join(dict.fromkeys(rules))}: {why}")
+        lines.append(f"{label} {', '.join(dict.fromkeys(rules))}{'：' if zh else ': '}{why}")
     inv = report.inventory
     if inv is not None:
         state = ("完整" if zh else "complete") if inv.complete else ("不完整" if zh else "incomplete")

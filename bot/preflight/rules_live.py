@@ -52,7 +52,8 @@ def check_live(doc: JobDocument, tasks: list[TaskView], *, inv: Inventory, out: 
         sel = t.selector
         if not sel or multi_value_pairs(sel):
             for rule in SELECTOR_RULES:
-                out.not_checked(rule, f"task {t.label}: the selector is invalid (see P12/P13)")
+                out.not_checked(rule, f"task {t.label}: the selector is invalid (see P12/P13)",
+                                f"角色 {t.label}：选择器无效（见 P12/P13）")
             continue
         matched = inv.matching(sel)
         m = Match(t, matched, [n for n in matched if usable(n)])
@@ -68,7 +69,7 @@ def check_live(doc: JobDocument, tasks: list[TaskView], *, inv: Inventory, out: 
 def _nodes_lack(inv: Inventory, out: Findings, *, rule: str, task: str) -> bool:
     why = inv.lacks(NODES)
     if why:
-        out.not_checked(rule, f"task {task}: Nodes not read in full ({why})")
+        out.not_checked(rule, f"task {task}: Nodes not read in full ({why})", f"角色 {task}：Node 未读全（{why}）")
     return bool(why)
 
 
@@ -80,7 +81,7 @@ def _states(nodes: list[RNode]) -> str:
 
 def _name_free(doc: JobDocument, inv: Inventory, *, out: Findings) -> None:
     if inv.lacks(JOBS):
-        out.not_checked("P04", f"existing Jobs not read ({inv.lacks(JOBS)})")
+        out.not_checked("P04", f"existing Jobs not read ({inv.lacks(JOBS)})", f"未读取现有 Job（{inv.lacks(JOBS)}）")
     elif doc.name and doc.name in inv.jobs:
         out.error("P04", task=None, path="metadata.name",
                   en=f"a Job named {doc.name!r} already exists (the gateway would answer HTTP 500): resubmit under "
@@ -121,7 +122,8 @@ def _online(m: Match, inv: Inventory, *, out: Findings, thresholds: Thresholds) 
     if not clusters:
         return
     if inv.lacks(LEASES):
-        out.not_checked("P17", f"task {t.label}: heartbeat Leases not read ({inv.lacks(LEASES)})")
+        out.not_checked("P17", f"task {t.label}: heartbeat Leases not read ({inv.lacks(LEASES)})",
+                        f"角色 {t.label}：未读取心跳 Lease（{inv.lacks(LEASES)}）")
         return
     limit = thresholds.heartbeat_timeout_seconds
     for cluster in clusters:
@@ -196,11 +198,12 @@ def _storage(m: Match, inv: Inventory, *, out: Findings) -> None:
         return
     cluster = m.cluster
     if cluster is None:
-        out.not_checked("P25", f"task {t.label}: no single target cluster to look for StorageClasses in")
+        out.not_checked("P25", f"task {t.label}: no single target cluster to look for StorageClasses in",
+                        f"角色 {t.label}：没有唯一的目标集群可查 StorageClass")
         return
     lack = inv.storage_lacks(cluster)
     if lack:
-        out.not_checked("P25", f"task {t.label}: {lack}")
+        out.not_checked("P25", f"task {t.label}: {lack}", f"角色 {t.label}：{lack}")
         return
     classes = {text(as_dict(sc.get("metadata")).get("name")): sc for sc in inv.storage_classes[cluster]}
     for _, claim, cls in wanted:
@@ -233,7 +236,7 @@ def _shared(doc: JobDocument, m: Match, *, inv: Inventory, out: Findings) -> Non
     if not mine:
         return
     if inv.lacks(JOBS):
-        out.not_checked("P26", f"existing Jobs not read ({inv.lacks(JOBS)})")
+        out.not_checked("P26", f"existing Jobs not read ({inv.lacks(JOBS)})", f"未读取现有 Job（{inv.lacks(JOBS)}）")
         return
     nodes = {(n.cluster_id, n.name) for n in m.matched}
     for name, job in sorted(inv.jobs.items()):
@@ -256,7 +259,8 @@ def _domain(doc: JobDocument, matches: list[Match], *, inv: Inventory, out: Find
     domain = text(as_dict(doc.data.get("spec")).get("domain"))
     if domain:
         if inv.lacks("domains"):
-            out.not_checked("P34", f"Domains not read ({inv.lacks('domains')})")
+            why = inv.lacks("domains")
+            out.not_checked("P34", f"Domains not read ({why})", f"未读取 Domain（{why}）")
         elif domain not in inv.domains:
             out.error("P34", task=None, path="spec.domain",
                       en=f"Domain {domain!r} does not exist (known: {', '.join(sorted(inv.domains)) or 'none'}): use "

@@ -141,3 +141,11 @@ def test_nodes_empty_match_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
 def test_nodes_malformed_selector_exits_2(selector: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "nodes", selector, "--snapshot", str(EXAMPLE))
     assert status == 2 and out == "" and err.count("\n") == 1
+
+
+def test_not_checked_reasons_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "preflight", str(JOBS / "mistakes-selector.yaml"), "--snapshot", str(EXAMPLE),
+                         "--lang", "zh")
+    assert status == 4 and "未检查 P09, P14, P15, P17, P18, P19, P20, P21, P25, P26：角色 actor：选择器无效" in out
+    status, out, _ = run(capsys, "preflight", str(READY), "--offline", "--lang", "zh")
+    assert status == 0 and "：--offline：未读取清单" in out
