@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 
 from bot.commands.common import Runtime, parse_now
 from bot.errors import EXIT_OK, SourceError, UsageError
@@ -61,8 +62,6 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     return EXIT_OK if report.ready else EXIT_NOT_READY
 
 
-def _inventory(args: argparse.Namespace, rt: Runtime, *, now: object) -> Inventory:
-    from datetime import datetime
-
+def _inventory(args: argparse.Namespace, rt: Runtime, *, now: datetime | None) -> Inventory:
     return open_inventory(snapshot=args.snapshot, kubeconfig=args.kubeconfig, context=args.context,
-                          settings=rt.settings, now=now if isinstance(now, datetime) else None)
+                          settings=rt.settings, now=now)

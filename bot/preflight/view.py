@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.preflight.document import JobDocument, join
+from bot.preflight.quantity import parse_quantity
 
 GPU_KEYS_EXACT = ("nvidia.com/gpu",)
 
@@ -112,8 +113,6 @@ class TaskView:
 
     def gpu_request(self) -> dict[str, float]:
         """Per pod: GPU/device requests (limits when no request) summed over the containers."""
-        from bot.preflight.quantity import parse_quantity
-
         total: dict[str, float] = {}
         for c in self.containers():
             res = as_dict(c.data.get("resources"))
@@ -126,8 +125,6 @@ class TaskView:
 
     def requests(self, key: str) -> float:
         """CPU or memory requested per pod (requests, else limits), summed over the containers."""
-        from bot.preflight.quantity import parse_quantity
-
         total = 0.0
         for c in self.containers():
             res = as_dict(c.data.get("resources"))
