@@ -28,12 +28,13 @@ def report_text(report: PreflightReport) -> str:
     errors = sum(1 for f in report.findings if f.severity == ERROR)
     warnings = len(report.findings) - errors
     job = f"job/{report.job}" if report.job else report.origin
+    origin = "" if report.origin == job else (f"（{report.origin}）" if zh else f" ({report.origin})")
     if zh:
         verdict = "可以提交" if report.ready else "不可提交"
-        head = f"preflight {job}（{report.origin}）：{verdict}——{errors} 个错误，{warnings} 个警告"
+        head = f"preflight {job}{origin}：{verdict}——{errors} 个错误，{warnings} 个警告"
     else:
         verdict = "READY" if report.ready else "NOT READY"
-        head = f"preflight {job} ({report.origin}): {verdict}, {errors} error(s), {warnings} warning(s)"
+        head = f"preflight {job}{origin}: {verdict}, {errors} error(s), {warnings} warning(s)"
     lines = [head]
     for f in report.findings:
         where = f.field + (f" (line {f.line})" if f.line else "") if not zh else \
