@@ -27,7 +27,7 @@ PATHS = [("metadata",), ("metadata", "name"), ("spec",), ("spec", "tasks"), ("sp
          ("spec", "tasks", 0, "runScript")]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.sampled_from(PATHS), VALUES, st.booleans())
 def test_any_value_anywhere(path: tuple[Any, ...], value: Any, live: bool) -> None:
     data = ready()
