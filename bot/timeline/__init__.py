@@ -1,0 +1,25 @@
+"""A job's or pod's pods over time: built from the evidence (pure), drawn as text, SVG or PNG."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.errors import NotFound
+from bot.models import Evidence, Target
+from bot.redact import Redactor
+from bot.scope.target import scope_evidence
+from bot.timeline.build import build_timeline
+from bot.timeline.model import Timeline
+from bot.timeline.svg import render_svg
+from bot.timeline.text import render_text
+
+
+def timeline_of(evidence: Evidence, target: Target, *, now: datetime, redactor: Redactor) -> Timeline:
+    """The timeline of `target` in `evidence`; NotFound (saying where it looked) when it is not there."""
+    scope = scope_evidence(evidence, target, scan=redactor.scan)
+    if not scope.found:
+        raise NotFound(f"{target} not found: {scope.where}")
+    return build_timeline(scope, now=now, scan=redactor.scan)
+
+
+__all__ = ["Timeline", "build_timeline", "render_svg", "render_text", "timeline_of"]
