@@ -34,9 +34,13 @@ def output_path(text: str | None) -> Path | None:
     path = Path(text)
     if path.suffix.lower() not in PICTURES:
         raise UsageError(f"--output {echo(text, 80)}: name a .png or .svg file (the extension picks the format)")
-    if path.is_dir():
+    try:
+        is_dir = path.is_dir()
+        above = next((p for p in path.parents if p.exists()), None)
+    except OSError as exc:  # a name too long for the file system, and the like
+        raise UsageError(f"--output {echo(text, 80)}: {exc.strerror or exc}") from exc
+    if is_dir:
         raise UsageError(f"--output {echo(text, 80)}: is a directory, not a file")
-    above = next((p for p in path.parents if p.exists()), None)
     if above is not None and not above.is_dir():
         raise UsageError(f"--output {echo(text, 80)}: {above} is a file, not a directory")
     return path
