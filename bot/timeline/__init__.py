@@ -14,12 +14,14 @@ from bot.timeline.svg import render_svg
 from bot.timeline.text import render_text
 
 
-def timeline_of(evidence: Evidence, target: Target, *, now: datetime, redactor: Redactor) -> Timeline:
-    """The timeline of `target` in `evidence`; NotFound (saying where it looked) when it is not there."""
+def timeline_of(evidence: Evidence, target: Target, *, now: datetime, redactor: Redactor,
+                processes: int = 1) -> Timeline:
+    """The timeline of `target` in `evidence`; NotFound (saying where it looked) when it is not there.
+    `processes`: how many may share reading large logs."""
     scope = scope_evidence(evidence, target, scan=redactor.scan)
     if not scope.found:
         raise NotFound(f"{target} not found: {scope.where}")
-    return build_timeline(scope, now=now, scan=redactor.scan)
+    return build_timeline(scope, now=now, scan=redactor.scan, processes=processes)
 
 
 __all__ = ["Timeline", "build_timeline", "render_svg", "render_text", "timeline_of"]

@@ -18,7 +18,7 @@ from bot.scope.target import PodCtx, Scope
 from bot.settings import Thresholds
 from bot.signals.base import SignalContext
 from bot.signals.replaced import worker_replaced
-from bot.timeline.logs import first_error, main_views, stages_of
+from bot.timeline.logs import first_error, main_views, survey_stages
 from bot.timeline.model import Mark, MarkKind, Phase, Row, Segment, Timeline, TopRow
 from bot.timeline.pods import earlier_segment, mirror_segment, pod_segment
 
@@ -74,10 +74,11 @@ def _instances(ctx: PodCtx, mirrors: Sequence[PodMirror], *, end: datetime) -> l
     return [*earlier, current]
 
 
-def _add_stages(seg: Segment, ctx: PodCtx, *, year: int) -> None:
-    for view in main_views(ctx):
-        stages = stages_of(view, year=year)
-        view.release()
+def _add_stages(pairs: Sequence[tuple[Row, PodCtx | None]], *, year: int, processes: int) -> None:
+    """Each pod's wrapper stages, on its current segment: its logs read once each (shared out when large)."""
+    views = [(row.segments[-1], view) for row, ctx in pairs if ctx is not None for view in main_views(ctx)]
+    found = survey_stages([v for _, v in views], year=year, processes=processes)
+    for (seg, view), stages in zip(views, found, strict=True):
         if view.excerpt.source.previous:
             seg.earlier_stages = [s.label for s in stages]
         else:
@@ -107,7 +108,6 @@ def _rows(scope: Scope, *, end: datetime) -> list[tuple[Row, PodCtx | None]]:
     for ctx in scope.pods:
         row = Row(name=ctx.name, role=_role(ctx.task, ctx.is_head), task=ctx.task.name if ctx.task else "")
         row.segments = _instances(ctx, mirrors.get(ctx.name, []), end=end)
-        _add_stages(row.segments[-1], ctx, year=end.year)
         row.replaced = len(row.segments) > 1
         out.append((row, ctx))
     seen = {ctx.task.name for ctx in scope.pods if ctx.task is not None}
@@ -177,10 +177,12 @@ def _task_row(task: Task) -> TopRow:
                   where)
 
 
-def build_timeline(scope: Scope, *, now: datetime, scan: Scan) -> Timeline:
+def build_timeline(scope: Scope, *, now: datetime, scan: Scan, processes: int = 1) -> Timeline:
     """The timeline of a scoped target. `now`: the right edge (a bundle's capture time); `scan`: the redactor's
-    credential scan (log lines are masked with it, as in a diagnosis)."""
+    credential scan (log lines are masked with it, as in a diagnosis); `processes`: how many may share reading
+    large logs."""
     pairs = _rows(scope, end=now)
+    _add_stages(pairs, year=now.year, processes=processes)
     rows = [r for r, _ in pairs]
     if scope.tasks:
         _replacement_notes(scope, {r.name: r for r in rows if r.segments}, now=now, scan=scan)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
+from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.scope.logtime import line_time
 from bot.scope.logview import VIEW_LITERALS, LogView
 from bot.scope.markers import Markers
@@ -80,6 +83,30 @@ def stages_of(view: LogView, *, year: int) -> list[Stage]:
     if not isinstance(markers, Markers):
         markers = Markers.scan(view, present_literals(view))
         view.__dict__["markers"] = markers  # the cached_property's own slot, as `LogView.survey` fills it
+    return _stages(view, markers, year=year)
+
+
+def _visit(view: LogView, *, year: int) -> tuple[list[Stage], Markers]:
+    stages = stages_of(view, year=year)
+    view.release()
+    return stages, view.markers
+
+
+def survey_stages(views: Sequence[LogView], *, year: int, processes: int = 1) -> list[list[Stage]]:
+    """`stages_of` every view, each read once and dropped again; with `processes` > 1 and large logs, shared out
+    with forked helpers (largest first), each view then keeping the markers found for it wherever it was read."""
+    sizes = [v.excerpt.size for v in views]
+    if processes < 2 or sum(sizes) < MIN_SHARED_BYTES:
+        return [_visit(v, year=year)[0] for v in views]
+    order = sorted(range(len(views)), key=lambda i: -sizes[i])
+    with Shared(views, partial(_visit, year=year), processes=processes, order=order) as shared:
+        results = shared.results()
+    for view, (_, markers) in zip(views, results, strict=True):
+        view.__dict__["markers"] = markers
+    return [stages for stages, _ in results]
+
+
+def _stages(view: LogView, markers: Markers, *, year: int) -> list[Stage]:
     found: list[tuple[int, str]] = []
     for field_name, label in STAGES:
         pos = getattr(markers, field_name)

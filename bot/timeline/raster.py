@@ -1,12 +1,14 @@
 """SVG to PNG with resvg (a Rust renderer; the `resvg-py` wheel is ~1.4 MB and needs no system library, no
-browser and no network). Fonts: DejaVu where the system has it (the image installs fonts-dejavu-core), else
-whatever fonts the system has. Labels are Kubernetes names, stage ids and reasons: ASCII, which DejaVu covers."""
+browser and no network). Fonts: DejaVu Sans and WenQuanYi Micro Hei where the system has them (the image copies
+both in, from Debian's fonts-dejavu-core and fonts-wqy-microhei), else whatever fonts the system has. Names and
+stage ids are ASCII, which DejaVu covers; a Chinese log line or message falls back to WenQuanYi."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/wqy", "/usr/share/fonts/dejavu",
+             "/usr/share/fonts/TTF")
 
 
 def rasterise(svg: str) -> bytes:

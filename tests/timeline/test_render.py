@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,18 @@ def test_labels_pass_the_redactor() -> None:
     for out in (render_svg(tl2, redactor=REDACTOR), render_text(tl2, redactor=REDACTOR)):
         assert TOKEN not in out and TOKEN[:12] not in out
         assert "[REDACTED:" in out
+
+
+def _one_label(text: str) -> str:
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="30" font-family="DejaVu Sans, WenQuanYi '
+            f'Micro Hei, sans-serif"><rect width="200" height="30" fill="#fff"/><text x="5" y="20">{text}</text></svg>')
+
+
+def test_labels_are_drawn_in_ascii_and_in_chinese_where_the_fonts_are() -> None:
+    from bot.timeline.raster import FONT_DIRS
+
+    blank = rasterise(_one_label(""))
+    assert rasterise(_one_label("ppo-franka-0412-rollout-1")) != blank  # no font at all would draw nothing
+    if not any(Path(d, "wqy-microhei.ttc").is_file() for d in FONT_DIRS):
+        pytest.skip("no CJK font on this machine (the image ships WenQuanYi Micro Hei)")
+    assert rasterise(_one_label("错误 急停")) != blank
