@@ -52,7 +52,8 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     out = output_path(args.output)
     source = rt.source(args)
     evidence = source.for_target(target, progress=rt.progress(enabled=interactive(args))).evidence
-    tl = timeline_of(evidence, target, now=resolve_now(now, evidence), redactor=rt.redactor)
+    tl = timeline_of(evidence, target, now=resolve_now(now, evidence), redactor=rt.redactor,
+                     processes=rt.service.processes)
     if out is not None:
         svg = render_svg(tl, redactor=rt.redactor)
         try:
