@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                                     str(png_file)])[2]) for _ in range(args.runs)]
         worst = json.loads(_wait([sys.executable, str(Path(__file__)), "--worst"])[2])
     load_after = os.getloadavg()[0]
-    write(ends, phases, size, (load_before, load_after), worst)
+    write(ends, phases, size=size, load=(load_before, load_after), worst=worst)
     sys.stdout.write(RESULTS.read_text(encoding="utf-8"))
     return 0
 
@@ -165,7 +165,7 @@ def _med(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def write(ends: list[tuple[float, float, bytes]], phases: list[dict[str, Any]], size: tuple[int, int],
+def write(ends: list[tuple[float, float, bytes]], phases: list[dict[str, Any]], *, size: tuple[int, int],
           load: tuple[float, float], worst: dict[str, Any]) -> None:
     wall, rss = _med([e[0] for e in ends]), max(e[1] for e in ends)
     ph = {k: _med([p[k] for p in phases]) for k in ("startup", "read", "build", "svg", "png", "text", "rss_read",

@@ -158,8 +158,10 @@ def _job_row(job: Job) -> TopRow:
         marks.append(Mark(MarkKind.PHASE, job.metadata.creation_timestamp, "submitted"))
     if job.status.start_time is not None:
         marks.append(Mark(MarkKind.PHASE, job.status.start_time, "started"))
-    marks += [Mark(MarkKind.PHASE, c.last_transition_time, f"{c.type}={c.status}" + (f" {c.reason}" * bool(c.reason)))
-              for c in job.status.conditions if c.last_transition_time is not None]
+    for c in job.status.conditions:
+        if c.last_transition_time is not None:
+            reason = f" {c.reason}" if c.reason else ""
+            marks.append(Mark(MarkKind.PHASE, c.last_transition_time, f"{c.type}={c.status}{reason}"))
     if job.status.end_time is not None:
         marks.append(Mark(MarkKind.PHASE, job.status.end_time, f"ended {job.status.phase}".strip()))
     return TopRow(job.name, "Job", job.status.phase or "(no phase)", tuple(sorted(marks, key=lambda m: m.at)),

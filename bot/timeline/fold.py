@@ -38,11 +38,12 @@ def select(rows: Sequence[Row], *, limit: int, end: datetime) -> Shown:
     for i, row in enumerate(rows):
         if i not in kept:
             groups.setdefault((row.role, row.phase), []).append(row)
-    folded = [_fold(role, phase, members, end=end) for (role, phase), members in groups.items()]
+    folded = [_fold(key, members, end=end) for key, members in groups.items()]
     return Shown([rows[i] for i in keep], folded)
 
 
-def _fold(role: str, phase: str, members: Sequence[Row], *, end: datetime) -> Folded:
+def _fold(key: tuple[str, str], members: Sequence[Row], *, end: datetime) -> Folded:
+    role, phase = key
     starts: dict[Phase, list[datetime]] = {}
     for row in members:
         if not row.segments:

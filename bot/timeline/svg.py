@@ -51,8 +51,9 @@ class _Canvas:
         safe = str(self.redactor.redact(text).text)
         return escape(safe if len(safe) <= limit else safe[:limit - 1] + "…", {'"': "&quot;"})
 
-    def text(self, x: float, y: float, body: str, *, size: int = 11, anchor: str = "start", fill: str = "#222",
-             weight: str = "normal") -> None:
+    def text(self, at: tuple[float, float], body: str, *, size: int = 11, anchor: str = "start",
+             fill: str = "#222", weight: str = "normal") -> None:
+        x, y = at
         self.out.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"'
                         + (f' font-weight="{weight}"' if weight != "normal" else "") + f">{body}</text>")
 
@@ -86,32 +87,32 @@ class _Canvas:
 def _header(c: _Canvas, shown: Shown) -> None:
     tl = c.tl
     title = c.label(f"Timeline of {tl.target}", 90)
-    c.text(12, 22, title, size=15, weight="bold")
+    c.text((12, 22), title, size=15, weight="bold")
     summary = (f"{tl.start:%Y-%m-%d %H:%M:%S}Z to {clock.at(tl.end, days=c.days)}Z "
                f"({clock.duration(tl.end - tl.start)}); {tl.pods} pods, {tl.replaced} replaced, "
                f"{tl.restarted} restarted")
-    c.text(12, 40, escape(summary), size=11, fill="#444")
+    c.text((12, 40), escape(summary), size=11, fill="#444")
     x = 12.0
     for phase, name in LEGEND:
         c.out.append(f'<rect x="{x:.1f}" y="50" width="12" height="10" fill="{COLORS[phase]}"/>')
-        c.text(x + 16, 59, escape(name), size=10)
+        c.text((x + 16, 59), escape(name), size=10)
         x += 22 + 6.2 * len(name)
     for glyph, name in (("restart", "restart"), ("stage", "wrapper stage"), ("error", "error (ringed: the first)"),
                         ("event", "eviction, kill, deletion")):
         c.mark(Mark(MarkKind(glyph), tl.start, name), 50, x=x + 4)
-        c.text(x + 12, 59, escape(name), size=10)
+        c.text((x + 12, 59), escape(name), size=10)
         x += 22 + 6.2 * len(name)
     y = HEADER - 8
     for t in clock.ticks(tl.start, tl.end, count=8):
-        c.text(c.x(t), y, clock.tick(t, days=c.days), size=10, anchor="middle", fill="#555")
+        c.text((c.x(t), y), clock.tick(t, days=c.days), size=10, anchor="middle", fill="#555")
     c.out.append('<g stroke="#e4e4e4">' + "".join(
         f'<path d="M{c.x(t):.1f} {HEADER - 4}V{{bottom}}"/>' for t in clock.ticks(tl.start, tl.end, count=8))
         + "</g>")
 
 
-def _top_row(c: _Canvas, top: TopRow, y: float) -> None:
-    c.text(8, y + 10, c.label(f"{top.kind} {top.name}", 48), size=11, weight="bold")
-    c.text(LABEL_W - 8, y + 10, c.label(top.phase + (f" [{top.detail}]" if top.detail else ""), 22), size=10,
+def _top_row(c: _Canvas, top: TopRow, *, y: float) -> None:
+    c.text((8, y + 10), c.label(f"{top.kind} {top.name}", 48), size=11, weight="bold")
+    c.text((LABEL_W - 8, y + 10), c.label(top.phase + (f" [{top.detail}]" if top.detail else ""), 22), size=10,
            anchor="end", fill="#444")
     if top.marks:
         c.out.append(f'<path d="M{c.x(top.marks[0].at):.1f} {y + 6:.1f}H{c.x1:.1f}" stroke="#6a51a3" '
@@ -122,7 +123,7 @@ def _top_row(c: _Canvas, top: TopRow, y: float) -> None:
         c.out.append(f'<path d="M{x:.1f} {y + 1:.1f}l4 5l-4 5l-4 -5z" fill="#6a51a3"><title>{tip}</title></path>')
 
 
-def _segment(c: _Canvas, seg: Segment, y: float, *, replaced: bool) -> None:
+def _segment(c: _Canvas, seg: Segment, *, y: float, replaced: bool) -> None:
     c.spans(seg.spans, y)
     if replaced and seg.current and seg.start is not None:
         c.out.append(f'<path d="M{c.x(seg.start):.1f} {y - 2:.1f}v14" stroke="#000" stroke-width="2"/>')
@@ -130,37 +131,37 @@ def _segment(c: _Canvas, seg: Segment, y: float, *, replaced: bool) -> None:
         c.mark(m, y)
 
 
-def _pod_row(c: _Canvas, row: Row, y: float) -> None:
+def _pod_row(c: _Canvas, row: Row, *, y: float) -> None:
     role = c.label(row.role, 12)
-    c.text(8, y + 9, role, size=10, fill="#666")
-    c.text(84, y + 9, c.label(row.name, 38), size=11, weight="bold" if row.is_head else "normal")
+    c.text((8, y + 9), role, size=10, fill="#666")
+    c.text((84, y + 9), c.label(row.name, 38), size=11, weight="bold" if row.is_head else "normal")
     extra = (f"×{len(row.segments)} " if len(row.segments) > 1 else "") + (f"↻{row.restarts}" if row.restarts else "")
     if extra:
-        c.text(LABEL_W - 8, y + 9, escape(extra.strip()), size=10, anchor="end", fill="#d62728")
+        c.text((LABEL_W - 8, y + 9), escape(extra.strip()), size=10, anchor="end", fill="#d62728")
     if not row.segments:
-        c.text(c.x0 + 4, y + 9, c.label(row.notes[0] if row.notes else "no pod", 140), size=10, fill="#d62728")
+        c.text((c.x0 + 4, y + 9), c.label(row.notes[0] if row.notes else "no pod", 140), size=10, fill="#d62728")
     for seg in row.segments:
-        _segment(c, seg, y, replaced=len(row.segments) > 1)
+        _segment(c, seg, y=y, replaced=len(row.segments) > 1)
 
 
-def _folded_row(c: _Canvas, f: Folded, y: float) -> None:
-    c.text(8, y + 9, c.label(f.role, 12), size=10, fill="#666")
-    c.text(84, y + 9, c.label(f"{f.phase} ×{f.count} (median times)", 40), size=11, fill="#444")
+def _folded_row(c: _Canvas, f: Folded, *, y: float) -> None:
+    c.text((8, y + 9), c.label(f.role, 12), size=10, fill="#666")
+    c.text((84, y + 9), c.label(f"{f.phase} ×{f.count} (median times)", 40), size=11, fill="#444")
     if f.restarts:
-        c.text(LABEL_W - 8, y + 9, f"↻{f.restarts}", size=10, anchor="end", fill="#d62728")
+        c.text((LABEL_W - 8, y + 9), f"↻{f.restarts}", size=10, anchor="end", fill="#d62728")
     c.spans(f.spans, y, opacity="0.55")
 
 
-def _footer(c: _Canvas, shown: Shown, y: float) -> None:
+def _footer(c: _Canvas, shown: Shown, *, y: float) -> None:
     tl = c.tl
     if shown.folded:
-        c.text(12, y + 14, escape(f"{shown.folded_pods} of {len(tl.rows)} pods folded into {len(shown.folded)} rows "
+        c.text((12, y + 14), escape(f"{shown.folded_pods} of {len(tl.rows)} pods folded into {len(shown.folded)} rows "
                                   f"by role and phase ({len(shown.rows)} rows drawn one per pod)"), size=11,
                fill="#444")
     if tl.first_error is not None:
         body = c.label(f"First error {clock.at(tl.first_error.at, days=c.days)}Z on {tl.first_error_pod}: "
                        f"{tl.first_error.label}", 190)
-        c.text(12, y + 32, body, size=11, fill="#d62728")
+        c.text((12, y + 32), body, size=11, fill="#d62728")
 
 
 def picture_rows(tl: Timeline) -> Shown:
@@ -183,18 +184,18 @@ def render_svg(tl: Timeline, *, redactor: Redactor) -> SafeText:
     _header(c, shown)
     y = float(HEADER)
     for top in tl.top:
-        _top_row(c, top, y)
+        _top_row(c, top, y=y)
         y += TOP_H
     y += 6
     for i, row in enumerate(shown.rows):
         if i % 2:
             c.out.append(f'<rect x="0" y="{y - 3:.1f}" width="{WIDTH}" height="{ROW_H}" fill="#f6f6f6"/>')
-        _pod_row(c, row, y)
+        _pod_row(c, row, y=y)
         y += ROW_H
     for f in sorted(shown.folded, key=lambda f: (f.role, f.phase)):
-        _folded_row(c, f, y)
+        _folded_row(c, f, y=y)
         y += ROW_H
-    _footer(c, shown, y)
+    _footer(c, shown, y=y)
     body = "\n".join(c.out).replace("{bottom}", f"{y:.1f}")
     doc = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
            f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}">\n'

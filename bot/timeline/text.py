@@ -55,7 +55,7 @@ def _segment_text(seg: Segment, ax: _Axis) -> str:
     return f"{uid}{where}: {phases or 'no times'}"
 
 
-def _row_lines(row: Row, ax: _Axis, name_w: int) -> list[str]:
+def _row_lines(row: Row, ax: _Axis, *, name_w: int) -> list[str]:
     name = clip(row.name, NAME_MAX)
     if not row.segments:
         note = row.notes[0] if row.notes else "no pod"
@@ -84,7 +84,7 @@ def _row_lines(row: Row, ax: _Axis, name_w: int) -> list[str]:
     return lines
 
 
-def _top_lines(top: TopRow, ax: _Axis, name_w: int) -> list[str]:
+def _top_lines(top: TopRow, ax: _Axis, *, name_w: int) -> list[str]:
     marks = "; ".join(f"{ax.t(m.at)} {m.label}" for m in top.marks) or "no times"
     detail = f" [{top.detail}]" if top.detail else ""
     cells = ["."] * WIDTH
@@ -97,17 +97,17 @@ def _top_lines(top: TopRow, ax: _Axis, name_w: int) -> list[str]:
     return [f"{top.kind:<{ROLE_W}} {name:<{name_w}}  {''.join(cells)}  {top.phase}{detail}: {marks}"]
 
 
-def _folded_lines(shown: Shown, ax: _Axis, name_w: int, total: int) -> list[str]:
+def _folded_lines(shown: Shown, ax: _Axis, *, name_w: int, total: int) -> list[str]:
     if not shown.folded:
         return []
     lines = [f"{shown.folded_pods} of {total} pods folded into {len(shown.folded)} rows by role and phase "
              f"(at most {ROW_LIMIT} pods get a row of their own; times are each group's median):"]
     for f in sorted(shown.folded, key=lambda f: (f.role, f.phase)):
-        lines.append(_folded_line(f, ax, name_w))
+        lines.append(_folded_line(f, ax, name_w=name_w))
     return lines
 
 
-def _folded_line(f: Folded, ax: _Axis, name_w: int) -> str:
+def _folded_line(f: Folded, ax: _Axis, *, name_w: int) -> str:
     began = ", ".join(f"{s.phase.value} {ax.t(s.start)}" for s in f.spans)
     restarts = f"; {f.restarts} restarts" if f.restarts else ""
     label = f"{f.phase} x{f.count}"
@@ -131,10 +131,10 @@ def render_text(tl: Timeline, *, redactor: Redactor) -> SafeText:
         axis[c:c + len(label)] = label
     lines.append(" " * (ROLE_W + 1 + name_w + 2) + "".join(axis).rstrip())
     for top in tl.top:
-        lines += _top_lines(top, ax, name_w)
+        lines += _top_lines(top, ax, name_w=name_w)
     for row in shown.rows:
-        lines += _row_lines(row, ax, name_w)
-    lines += _folded_lines(shown, ax, name_w, len(tl.rows))
+        lines += _row_lines(row, ax, name_w=name_w)
+    lines += _folded_lines(shown, ax, name_w=name_w, total=len(tl.rows))
     if tl.first_error is not None:
         lines.append(f"First error {ax.t(tl.first_error.at)}Z on {tl.first_error_pod}: "
                      f"{clip(tl.first_error.label, 300)}")
