@@ -24,6 +24,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--format", choices=("text",), default=None,
                    help="print the text form to stdout (the default when no --output is given)")
     p.add_argument("--now", metavar="RFC3339", help="the right edge of the picture (default: capturedAt)")
+    p.add_argument("--diagnose", action="store_true",
+                   help="diagnose too and mark the diagnosis's first error (else: error-looking lines of failing pods)")
     p.set_defaults(run=run, bounded=True)  # bounded work: see bot.launch
 
 
@@ -51,9 +53,13 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     now = parse_now(args.now)
     out = output_path(args.output)
     source = rt.source(args)
-    evidence = source.for_target(target, progress=rt.progress(enabled=interactive(args))).evidence
+    gathered = source.for_target(target, progress=rt.progress(enabled=interactive(args)))
+    evidence = gathered.evidence
+    first = None
+    if args.diagnose:
+        first = rt.service.diagnose(target, source=source, now=now, gathered=gathered).first_error
     tl = timeline_of(evidence, target, now=resolve_now(now, evidence), redactor=rt.redactor,
-                     processes=rt.service.processes)
+                     processes=rt.service.processes, first_error=first)
     if out is not None:
         svg = render_svg(tl, redactor=rt.redactor)
         try:

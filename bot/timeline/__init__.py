@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.diagnose.result import FirstError
 from bot.errors import NotFound
 from bot.models import Evidence, Target
 from bot.redact import Redactor
@@ -15,13 +16,13 @@ from bot.timeline.text import render_text
 
 
 def timeline_of(evidence: Evidence, target: Target, *, now: datetime, redactor: Redactor,
-                processes: int = 1) -> Timeline:
+                processes: int = 1, first_error: FirstError | None = None) -> Timeline:
     """The timeline of `target` in `evidence`; NotFound (saying where it looked) when it is not there.
-    `processes`: how many may share reading large logs."""
+    `processes`: how many may share reading large logs; `first_error`: a diagnosis's (the Slack reply has one)."""
     scope = scope_evidence(evidence, target, scan=redactor.scan)
     if not scope.found:
         raise NotFound(f"{target} not found: {scope.where}")
-    return build_timeline(scope, now=now, scan=redactor.scan, processes=processes)
+    return build_timeline(scope, now=now, scan=redactor.scan, processes=processes, first_error=first_error)
 
 
 __all__ = ["Timeline", "build_timeline", "render_svg", "render_text", "timeline_of"]

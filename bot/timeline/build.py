@@ -12,18 +12,18 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from bot.diagnose.result import FirstError
 from bot.models import Event, Job, PodMirror, Task
 from bot.redact import Scan
 from bot.scope.target import PodCtx, Scope
 from bot.settings import Thresholds
 from bot.signals.base import SignalContext
 from bot.signals.replaced import worker_replaced
-from bot.timeline.logs import first_error, main_views, survey_stages
-from bot.timeline.model import Mark, MarkKind, Phase, Row, Segment, Timeline, TopRow
+from bot.timeline.errors import diagnosed, scanned
+from bot.timeline.logs import main_views, survey_stages
+from bot.timeline.model import Mark, MarkKind, Row, Segment, Timeline, TopRow
 from bot.timeline.pods import earlier_segment, mirror_segment, pod_segment
 
-MAX_ERROR_PODS = 12  # failing pods whose logs are read for a first error line
-FAILED_STAGES = ("ray-cli-missing", "ray-check-failed")
 _ORDINAL = re.compile(r"(\d+)$")
 
 
@@ -86,18 +86,6 @@ def _add_stages(pairs: Sequence[tuple[Row, PodCtx | None]], *, year: int, proces
         seg.marks += [Mark(MarkKind.STAGE, s.at, s.label) for s in stages if s.at is not None]
 
 
-def _failing(row: Row) -> bool:
-    seg = row.segments[-1] if row.segments else None
-    if seg is None:
-        return False
-    last = seg.spans[-1] if seg.spans else None
-    ended_badly = (last is not None and last.phase in (Phase.TERMINATED, Phase.WAITING)
-                   and last.note != "exit 0 Completed")
-    stopped = any(s in FAILED_STAGES or (s.startswith("worker-exit") and s != "worker-exit 0")
-                  for s in seg.stages + seg.earlier_stages)
-    return seg.restarts > 0 or ended_badly or stopped
-
-
 def _rows(scope: Scope, *, end: datetime) -> list[tuple[Row, PodCtx | None]]:
     tasks = {t.name for t in scope.tasks}
     mirrors: dict[str, list[PodMirror]] = {}
@@ -131,27 +119,6 @@ def _replacement_notes(scope: Scope, rows: dict[str, Row], *, now: datetime, sca
             row.notes += [item.text for item in hit.evidence if item.text not in row.notes]
 
 
-def _errors(pairs: Sequence[tuple[Row, PodCtx | None]], *, year: int) -> tuple[Mark | None, str]:
-    """A first-error mark on each failing pod (the Head first, at most MAX_ERROR_PODS), the earliest flagged."""
-    found: list[tuple[datetime, Row, Mark]] = []
-    failing = [(r, c) for r, c in pairs if c is not None and _failing(r)][:MAX_ERROR_PODS]
-    for row, ctx in failing:
-        assert ctx is not None
-        err = first_error(ctx, year=year)
-        if err is None or err.at is None:
-            continue
-        mark = Mark(MarkKind.ERROR, err.at, err.text)
-        row.segments[-1].marks.append(mark)
-        found.append((err.at, row, mark))
-    if not found:
-        return None, ""
-    at, row, mark = min(found, key=lambda f: f[0])
-    segment = row.segments[-1]
-    first = Mark(MarkKind.ERROR, at, mark.label, first=True)
-    segment.marks[segment.marks.index(mark)] = first
-    return first, row.name
-
-
 def _job_row(job: Job) -> TopRow:
     marks: list[Mark] = []
     if job.metadata.creation_timestamp is not None:
@@ -179,20 +146,24 @@ def _task_row(task: Task) -> TopRow:
                   where)
 
 
-def build_timeline(scope: Scope, *, now: datetime, scan: Scan, processes: int = 1) -> Timeline:
+def build_timeline(scope: Scope, *, now: datetime, scan: Scan, processes: int = 1,
+                   first_error: FirstError | None = None) -> Timeline:
     """The timeline of a scoped target. `now`: the right edge (a bundle's capture time); `scan`: the redactor's
     credential scan (log lines are masked with it, as in a diagnosis); `processes`: how many may share reading
-    large logs."""
+    large logs; `first_error`: a diagnosis's, when the caller has one (else failing pods' logs are scanned)."""
     pairs = _rows(scope, end=now)
     _add_stages(pairs, year=now.year, processes=processes)
     rows = [r for r, _ in pairs]
     if scope.tasks:
         _replacement_notes(scope, {r.name: r for r in rows if r.segments}, now=now, scan=scan)
-    first, first_pod = _errors(pairs, year=now.year)
+    if first_error is not None:
+        first, first_pod = diagnosed(pairs, first_error, year=now.year)
+    else:
+        first, first_pod = scanned(pairs, year=now.year)
     top = ([_job_row(scope.job)] if scope.job is not None else []) + [_task_row(t) for t in scope.tasks]
     times = [s.start for r in rows for seg in r.segments for s in seg.spans]
     times += [m.at for t in top for m in t.marks] + [m.at for r in rows for seg in r.segments for m in seg.marks]
     start = min(times, default=now)
     end = max([now, *times])
     return Timeline(target=str(scope.target), start=start, end=end, top=top, rows=rows, first_error=first,
-                    first_error_pod=first_pod)
+                    first_error_pod=first_pod, first_error_from="diagnosis" if first_error is not None else "log scan")

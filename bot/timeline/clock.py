@@ -1,4 +1,4 @@
-"""Times and durations as the timeline prints them: UTC, short, the date only when the picture spans days."""
+"""Times, durations and counts as the timeline prints them: UTC, short, the date only when the picture spans days."""
 
 from __future__ import annotations
 
@@ -15,6 +15,10 @@ def at(t: datetime, *, days: bool) -> str:
 
 def tick(t: datetime, *, days: bool) -> str:
     return t.strftime("%m-%d %H:%M") if days else t.strftime("%H:%M")
+
+
+def counted(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def duration(d: timedelta) -> str:

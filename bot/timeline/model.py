@@ -133,6 +133,12 @@ class Timeline:
     rows: list[Row] = field(default_factory=list)
     first_error: Mark | None = None
     first_error_pod: str = ""
+    first_error_from: str = "log scan"  # or "diagnosis": where the first error mark came from
+
+    @property
+    def first_error_title(self) -> str:
+        """How the picture and the text name it: a log scan finds error-looking lines, not causes."""
+        return "First error" if self.first_error_from == "diagnosis" else "First error-looking line"
 
     @property
     def pods(self) -> int:

@@ -89,7 +89,7 @@ def _header(c: _Canvas, shown: Shown) -> None:
     title = c.label(f"Timeline of {tl.target}", 90)
     c.text((12, 22), title, size=15, weight="bold")
     summary = (f"{tl.start:%Y-%m-%d %H:%M:%S}Z to {clock.at(tl.end, days=c.days)}Z "
-               f"({clock.duration(tl.end - tl.start)}); {tl.pods} pods, {tl.replaced} replaced, "
+               f"({clock.duration(tl.end - tl.start)}); {clock.counted(tl.pods, 'pod')}, {tl.replaced} replaced, "
                f"{tl.restarted} restarted")
     c.text((12, 40), escape(summary), size=11, fill="#444")
     x = 12.0
@@ -155,12 +155,13 @@ def _folded_row(c: _Canvas, f: Folded, *, y: float) -> None:
 def _footer(c: _Canvas, shown: Shown, *, y: float) -> None:
     tl = c.tl
     if shown.folded:
-        c.text((12, y + 14), escape(f"{shown.folded_pods} of {len(tl.rows)} pods folded into {len(shown.folded)} rows "
-                                  f"by role and phase ({len(shown.rows)} rows drawn one per pod)"), size=11,
-               fill="#444")
+        rows = clock.counted(len(shown.folded), "row")
+        said = (f"{shown.folded_pods} of {len(tl.rows)} pods folded into {rows} by role and phase "
+                f"({len(shown.rows)} drawn one row per pod)")
+        c.text((12, y + 14), escape(said), size=11, fill="#444")
     if tl.first_error is not None:
-        body = c.label(f"First error {clock.at(tl.first_error.at, days=c.days)}Z on {tl.first_error_pod}: "
-                       f"{tl.first_error.label}", 190)
+        body = c.label(f"{tl.first_error_title} {clock.at(tl.first_error.at, days=c.days)}Z on "
+                       f"{tl.first_error_pod} ({tl.first_error_from}): {tl.first_error.label}", 190)
         c.text((12, y + 32), body, size=11, fill="#d62728")
 
 

@@ -13,7 +13,7 @@ from bot.timeline.model import Folded, MarkKind, Phase, Row, Segment, Span, Time
 
 ROW_LIMIT = 50
 WIDTH = 60
-NAME_MAX = 40
+NAME_MAX = 48
 ROLE_W = 12
 GLYPH = {Phase.PENDING: "P", Phase.CREATING: "c", Phase.RUNNING: "R", Phase.WAITING: "w", Phase.TERMINATED: "x",
          Phase.SEEN: "?"}
@@ -22,7 +22,8 @@ LEGEND = ("* phase change  P pending  c creating  R running  w waiting to restar
 
 
 class _Axis:
-    def __init__(self, tl: Timeline) -> None:
+    def __init__(self, tl: Timeline, redactor: Redactor) -> None:
+        self.redactor = redactor
         self.start, self.end = tl.start, tl.end
         self.step = max((tl.end - tl.start).total_seconds(), 1.0) / WIDTH
         self.days = clock.span_days(tl.start, tl.end)
@@ -42,6 +43,11 @@ class _Axis:
     def t(self, t: datetime) -> str:
         return clock.at(t, days=self.days)
 
+    def fit(self, name: str, limit: int) -> str:
+        """A name cut to its column: redacted first (a cut secret would no longer be recognised), then cut."""
+        safe = str(self.redactor.redact(name).text)
+        return safe if len(safe) <= limit else safe[:limit - 1] + "…"
+
 
 def _segment_marks(seg: Segment) -> list[tuple[datetime, str]]:
     out = [(m.at, "!") for m in seg.marks if m.kind is MarkKind.RESTART]
@@ -56,16 +62,16 @@ def _segment_text(seg: Segment, ax: _Axis) -> str:
 
 
 def _row_lines(row: Row, ax: _Axis, *, name_w: int) -> list[str]:
-    name = clip(row.name, NAME_MAX)
+    name = ax.fit(row.name, NAME_MAX)
     if not row.segments:
         note = row.notes[0] if row.notes else "no pod"
-        return [f"{clip(row.role, ROLE_W):<{ROLE_W}} {name:<{name_w}}  {'.' * WIDTH}  {note}"]
+        return [f"{ax.fit(row.role, ROLE_W):<{ROLE_W}} {name:<{name_w}}  {'.' * WIDTH}  {note}"]
     spans = [s for seg in row.segments for s in seg.spans]
     marks = [m for seg in row.segments for m in _segment_marks(seg)]
     current = row.segments[-1]
-    head = f"{row.phase}" + (f", {row.restarts} restarts" if row.restarts else "") + (
+    head = f"{row.phase}" + (f", {clock.counted(row.restarts, 'restart')}" if row.restarts else "") + (
         f", {len(row.segments)} instances" if len(row.segments) > 1 else "")
-    lines = [f"{clip(row.role, ROLE_W):<{ROLE_W}} {name:<{name_w}}  {ax.bar(spans, marks)}  {head}"]
+    lines = [f"{ax.fit(row.role, ROLE_W):<{ROLE_W}} {name:<{name_w}}  {ax.bar(spans, marks)}  {head}"]
     pad = " " * (ROLE_W + 3)
     for seg in row.segments:
         lines.append(pad + _segment_text(seg, ax))
@@ -93,15 +99,16 @@ def _top_lines(top: TopRow, ax: _Axis, *, name_w: int) -> list[str]:
             cells[c] = "-"
         for m in top.marks:
             cells[ax.col(m.at)] = "*"
-    name = clip(top.name, NAME_MAX)
+    name = ax.fit(top.name, NAME_MAX)
     return [f"{top.kind:<{ROLE_W}} {name:<{name_w}}  {''.join(cells)}  {top.phase}{detail}: {marks}"]
 
 
 def _folded_lines(shown: Shown, ax: _Axis, *, name_w: int, total: int) -> list[str]:
     if not shown.folded:
         return []
-    lines = [f"{shown.folded_pods} of {total} pods folded into {len(shown.folded)} rows by role and phase "
-             f"(at most {ROW_LIMIT} pods get a row of their own; times are each group's median):"]
+    rows = clock.counted(len(shown.folded), "row")
+    lines = [f"{shown.folded_pods} of {total} pods folded into {rows} by role and phase (at most {ROW_LIMIT} pods "
+             "get a row of their own; times are each group's median):"]
     for f in sorted(shown.folded, key=lambda f: (f.role, f.phase)):
         lines.append(_folded_line(f, ax, name_w=name_w))
     return lines
@@ -109,19 +116,19 @@ def _folded_lines(shown: Shown, ax: _Axis, *, name_w: int, total: int) -> list[s
 
 def _folded_line(f: Folded, ax: _Axis, *, name_w: int) -> str:
     began = ", ".join(f"{s.phase.value} {ax.t(s.start)}" for s in f.spans)
-    restarts = f"; {f.restarts} restarts" if f.restarts else ""
+    restarts = f"; {clock.counted(f.restarts, 'restart')}" if f.restarts else ""
     label = f"{f.phase} x{f.count}"
     bar = ax.bar(list(f.spans), [])
-    return f"{clip(f.role, ROLE_W):<{ROLE_W}} {label:<{name_w}}  {bar}  {began or 'no times'}{restarts}"
+    return f"{ax.fit(f.role, ROLE_W):<{ROLE_W}} {label:<{name_w}}  {bar}  {began or 'no times'}{restarts}"
 
 
 def render_text(tl: Timeline, *, redactor: Redactor) -> SafeText:
-    ax = _Axis(tl)
+    ax = _Axis(tl, redactor)
     shown = select(tl.rows, limit=ROW_LIMIT, end=tl.end)
     name_w = min(NAME_MAX, max([len(r.name) for r in shown.rows] + [len(t.name) for t in tl.top] + [12]))
     span = clock.duration(tl.end - tl.start)
     lines = [f"Timeline of {tl.target}: {tl.start:%Y-%m-%d %H:%M:%S}Z to {ax.t(tl.end)}Z ({span}); "
-             f"{tl.pods} pods, {tl.replaced} replaced, {tl.restarted} restarted",
+             f"{clock.counted(tl.pods, 'pod')}, {tl.replaced} replaced, {tl.restarted} restarted",
              f"One column = {clock.duration(timedelta(seconds=ax.step))}. {LEGEND}", ""]
     ticks = clock.ticks(tl.start, tl.end, count=5)
     axis = [" "] * (WIDTH + 10)
@@ -136,8 +143,10 @@ def render_text(tl: Timeline, *, redactor: Redactor) -> SafeText:
         lines += _row_lines(row, ax, name_w=name_w)
     lines += _folded_lines(shown, ax, name_w=name_w, total=len(tl.rows))
     if tl.first_error is not None:
-        lines.append(f"First error {ax.t(tl.first_error.at)}Z on {tl.first_error_pod}: "
-                     f"{clip(tl.first_error.label, 300)}")
+        lines.append(f"{tl.first_error_title} {ax.t(tl.first_error.at)}Z on {tl.first_error_pod} "
+                     f"({tl.first_error_from}): {clip(tl.first_error.label, 300)}")
     else:
-        lines.append("First error: none with a time in the logs read (see `rlark-bot diagnose` for the first error).")
+        lines.append(f"{tl.first_error_title}: none whose line carries a time ({tl.first_error_from}).")
+    if tl.first_error_from != "diagnosis":
+        lines.append("`rlark-bot diagnose` (or `timeline --diagnose`) names the first error of the cause.")
     return redactor.redact("\n".join(line.rstrip() for line in lines) + "\n").text

@@ -86,3 +86,25 @@ def test_job_and_task_phase_changes_are_on_top() -> None:
 def test_the_picture_spans_from_the_first_time_to_capture() -> None:
     tl = timeline("rlark-worker-replaced")
     assert (tl.start, tl.end) == (at("05:30:00"), at("08:00:00"))
+
+
+def test_a_diagnosis_first_error_is_placed_at_its_line_time() -> None:
+    from bot.bundle import read_bundle
+    from bot.diagnose.result import FirstError
+    from bot.models import Target
+    from bot.timeline import timeline_of
+    from timeline.support import REDACTOR, SCENARIOS
+
+    evidence = read_bundle(SCENARIOS / "rlark-ray-worker-exit-nonzero" / "bundle")
+    source = "gpu-a/rlark-system/ppo-franka-0412-rollout-2:main (previous)"
+    text = next(x for x in evidence.logs if x.source.ref() == source).text
+    line = 1 + text[:text.index("killed due to memory pressure")].count("\n")
+    target, now = Target.parse("job/ppo-franka-0412"), at("08:00:00")
+    tl = timeline_of(evidence, target, now=now, redactor=REDACTOR, first_error=FirstError(source, line, "OOM"))
+    assert tl.first_error_from == "diagnosis" and tl.first_error is not None
+    assert (tl.first_error.at, tl.first_error.label, tl.first_error_pod) == (at("07:13:00"), "OOM",
+                                                                             "ppo-franka-0412-rollout-2")
+    # Only the diagnosis's error is marked: no log scan of the failing pods then.
+    assert [m for r in tl.rows for s in r.segments for m in s.marks if m.kind is MarkKind.ERROR] == [tl.first_error]
+    unnumbered = timeline_of(evidence, target, now=now, redactor=REDACTOR, first_error=FirstError(source, None, "x"))
+    assert unnumbered.first_error is None and unnumbered.first_error_from == "diagnosis"

@@ -35,6 +35,16 @@ def test_svg_alone_prints_nothing(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert out_svg.read_text(encoding="utf-8").startswith("<svg xmlns=")
 
 
+def test_with_diagnose_the_first_error_is_the_diagnosis_s(capsys: pytest.CaptureFixture[str]) -> None:
+    bundle = str(SCENARIOS / "rlark-ray-worker-exit-nonzero" / "bundle")
+    status, out, _ = run(capsys, "timeline", JOB, "--snapshot", bundle, "--diagnose")
+    assert status == 0
+    assert out.splitlines()[-1].startswith("First error 07:13:00Z on ppo-franka-0412-rollout-2 (diagnosis): [2026-11")
+    status, out, _ = run(capsys, "timeline", JOB, "--snapshot", bundle)
+    assert "First error-looking line 07:13:00Z on ppo-franka-0412-rollout-2 (log scan)" in out
+    assert out.splitlines()[-1].startswith("`rlark-bot diagnose` (or `timeline --diagnose`) names")
+
+
 def test_text_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "timeline", JOB, "--snapshot", BUNDLE, "--now", "2026-11-20T09:00:00Z")
     assert status == 0 and "to 09:00:00Z (3h30m)" in out.splitlines()[0]
