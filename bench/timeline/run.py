@@ -6,6 +6,7 @@ Input: the bundle `bench/engine/gen.py` writes (bench/out/engine-bundle: Job ppo
 Measured, each in a fresh interpreter (median of RUNS):
   * the command end to end: `rlark-bot timeline ppo-bench-1k --snapshot DIR --output FILE.png`, wall time and
     peak RSS from `os.wait4`'s rusage of that child (its forked helpers included: the largest process's RSS);
+  * the same with `--diagnose` (the engine runs too, for its first error);
   * its phases in one child that does what the command does (`bot.cli`'s imports and `build_runtime()`, then
     `read_bundle`, `timeline_of`, `render_svg`, `rasterise`, `render_text`), with this process's peak RSS after
     reading the bundle and after the PNG: what the picture adds on top of the evidence every command holds.
@@ -152,11 +153,13 @@ def main(argv: list[str] | None = None) -> int:
         ends = [_wait([str(CLI), "timeline", JOB, "--snapshot", str(BUNDLE), "--output", str(png_file)])
                 for _ in range(args.runs)]
         size = png_size(png_file.read_bytes())
+        diagnosed = [_wait([str(CLI), "timeline", JOB, "--snapshot", str(BUNDLE), "--output", str(png_file),
+                            "--diagnose"]) for _ in range(args.runs)]
         phases = [json.loads(_wait([sys.executable, str(Path(__file__)), "--child", str(BUNDLE), "--out",
                                     str(png_file)])[2]) for _ in range(args.runs)]
         worst = json.loads(_wait([sys.executable, str(Path(__file__)), "--worst"])[2])
     load_after = os.getloadavg()[0]
-    write(ends, phases, size=size, load=(load_before, load_after), worst=worst)
+    write(ends, phases, size=size, load=(load_before, load_after), worst=worst, diagnosed=diagnosed)
     sys.stdout.write(RESULTS.read_text(encoding="utf-8"))
     return 0
 
@@ -166,7 +169,7 @@ def _med(values: list[float]) -> float:
 
 
 def write(ends: list[tuple[float, float, bytes]], phases: list[dict[str, Any]], *, size: tuple[int, int],
-          load: tuple[float, float], worst: dict[str, Any]) -> None:
+          load: tuple[float, float], worst: dict[str, Any], diagnosed: list[tuple[float, float, bytes]]) -> None:
     wall, rss = _med([e[0] for e in ends]), max(e[1] for e in ends)
     ph = {k: _med([p[k] for p in phases]) for k in ("startup", "read", "build", "svg", "png", "text", "rss_read",
                                                       "rss_png")}
@@ -178,6 +181,8 @@ def write(ends: list[tuple[float, float, bytes]], phases: list[dict[str, Any]], 
         ("`rlark-bot timeline ... --output FILE.png`, end to end (median)", f"{wall:.2f} s", f"< {TARGET_S:.0f} s",
          met[wall < TARGET_S]),
         ("runs", ", ".join(f"{e[0]:.2f}" for e in ends) + " s", "", ""),
+        ("the same with `--diagnose` (the diagnosis's first error): median, peak RSS",
+         f"{_med([e[0] for e in diagnosed]):.2f} s, {max(e[1] for e in diagnosed):.0f} MiB", "", ""),
         ("peak RSS of the command (max of runs)", f"{rss:.0f} MiB", f"< {TARGET_MIB:.0f} MB", met[rss < TARGET_MIB]),
         ("of which the evidence (peak after `read_bundle`, as for every command)", f"{ph['rss_read']:.0f} MiB", "", ""),
         ("the picture: build + SVG + PNG from the evidence in memory (median)", f"{picture_s:.2f} s",

@@ -84,7 +84,7 @@ class _Canvas:
                             f"<title>{tip}</title></path>")
 
 
-def _header(c: _Canvas, shown: Shown) -> None:
+def _header(c: _Canvas, *, bottom: float) -> None:
     tl = c.tl
     title = c.label(f"Timeline of {tl.target}", 90)
     c.text((12, 22), title, size=15, weight="bold")
@@ -106,7 +106,7 @@ def _header(c: _Canvas, shown: Shown) -> None:
     for t in clock.ticks(tl.start, tl.end, count=8):
         c.text((c.x(t), y), clock.tick(t, days=c.days), size=10, anchor="middle", fill="#555")
     c.out.append('<g stroke="#e4e4e4">' + "".join(
-        f'<path d="M{c.x(t):.1f} {HEADER - 4}V{{bottom}}"/>' for t in clock.ticks(tl.start, tl.end, count=8))
+        f'<path d="M{c.x(t):.1f} {HEADER - 4}V{bottom:.1f}"/>' for t in clock.ticks(tl.start, tl.end, count=8))
         + "</g>")
 
 
@@ -182,7 +182,7 @@ def render_svg(tl: Timeline, *, redactor: Redactor) -> SafeText:
     shown = picture_rows(tl)
     height = min(_height(tl, shown), MAX_HEIGHT)
     c = _Canvas(tl, redactor)
-    _header(c, shown)
+    _header(c, bottom=float(_height(tl, shown) - FOOTER))
     y = float(HEADER)
     for top in tl.top:
         _top_row(c, top, y=y)
@@ -197,7 +197,7 @@ def render_svg(tl: Timeline, *, redactor: Redactor) -> SafeText:
         _folded_row(c, f, y=y)
         y += ROW_H
     _footer(c, shown, y=y)
-    body = "\n".join(c.out).replace("{bottom}", f"{y:.1f}")
+    body = "\n".join(c.out)
     doc = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
            f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}">\n'
            f'<rect width="{WIDTH}" height="{height}" fill="#fff"/>\n{body}\n</svg>\n')
