@@ -11,6 +11,7 @@ from bot.redact import Redactor
 from bot.scope.target import scope_evidence
 from bot.timeline.build import build_timeline
 from bot.timeline.model import Timeline
+from bot.timeline.raster import rasterise
 from bot.timeline.svg import render_svg
 from bot.timeline.text import render_text
 
@@ -25,4 +26,9 @@ def timeline_of(evidence: Evidence, target: Target, *, now: datetime, redactor: 
     return build_timeline(scope, now=now, scan=redactor.scan, processes=processes, first_error=first_error)
 
 
-__all__ = ["Timeline", "build_timeline", "render_svg", "render_text", "timeline_of"]
+def png_of(tl: Timeline, *, redactor: Redactor) -> bytes:
+    """The PNG for an upload (Slack's files_upload_v2): drawn from the redacted SVG, as `bot.sinks.write_png` does."""
+    return rasterise(render_svg(tl, redactor=redactor))
+
+
+__all__ = ["Timeline", "build_timeline", "png_of", "render_svg", "render_text", "timeline_of"]

@@ -10,7 +10,7 @@ error, ringed for the first), the folded rows, and a footer saying what was fold
 from __future__ import annotations
 
 from datetime import datetime
-from xml.sax.saxutils import escape
+from html import escape  # also what XML needs (&, <, >, quotes); xml.sax.saxutils would pull in urllib
 
 from bot.redact import Redactor, SafeText
 from bot.timeline import clock
@@ -49,7 +49,7 @@ class _Canvas:
     def label(self, text: str, limit: int) -> str:
         """Redacted first (a secret cut in half would no longer be recognised), then cut, then escaped."""
         safe = str(self.redactor.redact(text).text)
-        return escape(safe if len(safe) <= limit else safe[:limit - 1] + "…", {'"': "&quot;"})
+        return escape(safe if len(safe) <= limit else safe[:limit - 1] + "…")
 
     def text(self, at: tuple[float, float], body: str, *, size: int = 11, anchor: str = "start",
              fill: str = "#222", weight: str = "normal") -> None:

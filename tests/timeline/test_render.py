@@ -119,3 +119,10 @@ def test_labels_are_drawn_in_ascii_and_in_chinese_where_the_fonts_are() -> None:
     if not any(Path(d, "wqy-microhei.ttc").is_file() for d in FONT_DIRS):
         pytest.skip("no CJK font on this machine (the image ships WenQuanYi Micro Hei)")
     assert rasterise(_one_label("错误 急停")) != blank
+
+
+def test_png_for_an_upload_is_the_picture_of_the_file() -> None:
+    from bot.timeline import png_of
+
+    tl = timeline("rlark-worker-replaced")
+    assert png_of(tl, redactor=REDACTOR) == rasterise(render_svg(tl, redactor=REDACTOR))
