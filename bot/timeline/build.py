@@ -160,7 +160,8 @@ def build_timeline(scope: Scope, *, now: datetime, scan: Scan, processes: int = 
         first, first_pod = diagnosed(pairs, first_error, year=now.year)
     else:
         first, first_pod = scanned(pairs, year=now.year)
-    top = ([_job_row(scope.job)] if scope.job is not None else []) + [_task_row(t) for t in scope.tasks]
+    tasks = sorted(scope.tasks, key=lambda t: (not t.is_head, t.name))
+    top = ([_job_row(scope.job)] if scope.job is not None else []) + [_task_row(t) for t in tasks]
     times = [s.start for r in rows for seg in r.segments for s in seg.spans]
     times += [m.at for t in top for m in t.marks] + [m.at for r in rows for seg in r.segments for m in seg.marks]
     start = min(times, default=now)
