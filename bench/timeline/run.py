@@ -114,7 +114,8 @@ def worst_case() -> dict[str, Any]:
             "png_bytes": len(png)}
 
 
-def _wait(cmd: list[str]) -> tuple[float, float, bytes]:
+def _wait(cmd: list[str]) -> tuple[float, float, bytes, float]:
+    """(wall seconds, peak RSS MiB, stdout, CPU seconds: user + system, the helpers it waited for included)."""
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, cwd=REPO)
@@ -123,7 +124,7 @@ def _wait(cmd: list[str]) -> tuple[float, float, bytes]:
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"{cmd[0]} failed with exit status {os.waitstatus_to_exitcode(status)}")
         out.seek(0)
-        return wall, usage.ru_maxrss / 1024, out.read()
+        return wall, usage.ru_maxrss / 1024, out.read(), usage.ru_utime + usage.ru_stime
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -168,8 +169,8 @@ def _med(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def write(ends: list[tuple[float, float, bytes]], phases: list[dict[str, Any]], *, size: tuple[int, int],
-          load: tuple[float, float], worst: dict[str, Any], diagnosed: list[tuple[float, float, bytes]]) -> None:
+def write(ends: list[tuple[float, float, bytes, float]], phases: list[dict[str, Any]], *, size: tuple[int, int],
+          load: tuple[float, float], worst: dict[str, Any], diagnosed: list[tuple[float, float, bytes, float]]) -> None:
     wall, rss = _med([e[0] for e in ends]), max(e[1] for e in ends)
     ph = {k: _med([p[k] for p in phases]) for k in ("startup", "read", "build", "svg", "png", "text", "rss_read",
                                                       "rss_png")}
@@ -180,9 +181,11 @@ def write(ends: list[tuple[float, float, bytes]], phases: list[dict[str, Any]], 
     rows = [
         ("`rlark-bot timeline ... --output FILE.png`, end to end (median)", f"{wall:.2f} s", f"< {TARGET_S:.0f} s",
          met[wall < TARGET_S]),
-        ("runs", ", ".join(f"{e[0]:.2f}" for e in ends) + " s", "", ""),
+        ("runs (wall); CPU, user + system, median", ", ".join(f"{e[0]:.2f}" for e in ends) + " s; "
+         f"{_med([e[3] for e in ends]):.2f} s CPU", "", ""),
         ("the same with `--diagnose` (the diagnosis's first error): median, peak RSS",
-         f"{_med([e[0] for e in diagnosed]):.2f} s, {max(e[1] for e in diagnosed):.0f} MiB", "", ""),
+         f"{_med([e[0] for e in diagnosed]):.2f} s ({_med([e[3] for e in diagnosed]):.2f} s CPU), "
+         f"{max(e[1] for e in diagnosed):.0f} MiB", "", ""),
         ("peak RSS of the command (max of runs)", f"{rss:.0f} MiB", f"< {TARGET_MIB:.0f} MB", met[rss < TARGET_MIB]),
         ("of which the evidence (peak after `read_bundle`, as for every command)", f"{ph['rss_read']:.0f} MiB", "", ""),
         ("the picture: build + SVG + PNG from the evidence in memory (median)", f"{picture_s:.2f} s",

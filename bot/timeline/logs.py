@@ -79,31 +79,43 @@ def present_literals(view: LogView) -> frozenset[str] | None:
 
 def stages_of(view: LogView, *, year: int) -> list[Stage]:
     """The wrapper's stages in `view`, in log order, each with the time of its line when one is near it."""
+    stages, markers, present = _visit(view, year=year)
+    _keep(view, markers, present)
+    return stages
+
+
+def _visit(view: LogView, *, year: int) -> tuple[list[Stage], Markers, frozenset[str] | None]:
+    """One read of the log: its stages, its markers and which of VIEW_LITERALS it holds; then it is dropped."""
     markers = view.__dict__.get("markers")  # a diagnosis may have surveyed this view already
+    present = None
     if not isinstance(markers, Markers):
-        markers = Markers.scan(view, present_literals(view))
-        view.__dict__["markers"] = markers  # the cached_property's own slot, as `LogView.survey` fills it
-    return _stages(view, markers, year=year)
-
-
-def _visit(view: LogView, *, year: int) -> tuple[list[Stage], Markers]:
-    stages = stages_of(view, year=year)
+        present = present_literals(view)
+        markers = Markers.scan(view, present)
+    stages = _stages(view, markers, year=year)
     view.release()
-    return stages, view.markers
+    return stages, markers, present
+
+
+def _keep(view: LogView, markers: Markers, present: frozenset[str] | None) -> None:
+    """What a visit found, kept with the view wherever it ran: later questions need not read the text again
+    (the replacement signal asks the Head's logs whether Ray marked a node dead)."""
+    view.__dict__["markers"] = markers  # the cached_property's own slot, as `LogView.survey` fills it
+    if present is not None:
+        view.learn_literals(present)
 
 
 def survey_stages(views: Sequence[LogView], *, year: int, processes: int = 1) -> list[list[Stage]]:
     """`stages_of` every view, each read once and dropped again; with `processes` > 1 and large logs, shared out
-    with forked helpers (largest first), each view then keeping the markers found for it wherever it was read."""
+    with forked helpers (largest first), each view then keeping what was found for it wherever it was read."""
     sizes = [v.excerpt.size for v in views]
     if processes < 2 or sum(sizes) < MIN_SHARED_BYTES:
-        return [_visit(v, year=year)[0] for v in views]
+        return [stages_of(v, year=year) for v in views]
     order = sorted(range(len(views)), key=lambda i: -sizes[i])
     with Shared(views, partial(_visit, year=year), processes=processes, order=order) as shared:
         results = shared.results()
-    for view, (_, markers) in zip(views, results, strict=True):
-        view.__dict__["markers"] = markers
-    return [stages for stages, _ in results]
+    for view, (_, markers, present) in zip(views, results, strict=True):
+        _keep(view, markers, present)
+    return [stages for stages, _, _ in results]
 
 
 def _stages(view: LogView, markers: Markers, *, year: int) -> list[Stage]:

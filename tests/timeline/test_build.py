@@ -108,3 +108,26 @@ def test_a_diagnosis_first_error_is_placed_at_its_line_time() -> None:
     assert [m for r in tl.rows for s in r.segments for m in s.marks if m.kind is MarkKind.ERROR] == [tl.first_error]
     unnumbered = timeline_of(evidence, target, now=now, redactor=REDACTOR, first_error=FirstError(source, None, "x"))
     assert unnumbered.first_error is None and unnumbered.first_error_from == "diagnosis"
+
+
+def test_a_log_is_read_once_for_stages_and_what_it_holds_is_kept() -> None:
+    from bot.bundle import read_bundle
+    from bot.models import LogExcerpt, Target
+    from bot.scope.logview import DEAD_NODE_LITERALS
+    from bot.scope.target import scope_evidence
+    from bot.timeline.build import build_timeline
+    from timeline.support import REDACTOR, SCENARIOS
+
+    evidence = read_bundle(SCENARIOS / "rlark-worker-replaced" / "bundle")
+    scope = scope_evidence(evidence, Target.parse("job/ppo-franka-0412"), scan=REDACTOR.scan)
+    build_timeline(scope, now=at("08:00:00"), scan=REDACTOR.scan)
+    head = next(c for c in scope.pods if c.is_head)
+    view = next(v for v in head.logs if v.excerpt.source.container == "main")
+    assert view.markers.ready is not None and view.markers.run is not None
+
+    def unreadable() -> tuple[str, bytes | None]:
+        raise AssertionError("the log was read again")
+
+    view.excerpt = LogExcerpt.lazy(source=view.excerpt.source, load=unreadable, size=view.excerpt.size)
+    view.release()  # the text goes: only what the one scan kept can answer now
+    assert any(view.holds(word) for word in DEAD_NODE_LITERALS)  # Ray marked the evicted worker's node dead
