@@ -22,7 +22,7 @@ from bot.signals.replaced import worker_replaced
 from bot.timeline.errors import diagnosed, scanned
 from bot.timeline.logs import main_views, survey_stages
 from bot.timeline.model import Mark, MarkKind, Row, Segment, Timeline, TopRow
-from bot.timeline.pods import earlier_segment, mirror_segment, pod_segment
+from bot.timeline.pods import ENDINGS, earlier_segment, mirror_segment, pod_segment
 
 _ORDINAL = re.compile(r"(\d+)$")
 
@@ -59,9 +59,13 @@ def _instances(ctx: PodCtx, mirrors: Sequence[PodMirror], *, end: datetime) -> l
     else:
         current = Segment(uid="")
     by_uid: dict[str, list[Event]] = {}
+    created = current.start
     for e in events:
-        if e.involved_object.uid and e.involved_object.uid != current.uid:
-            by_uid.setdefault(e.involved_object.uid, []).append(e)
+        uid = e.involved_object.uid
+        if uid and uid != current.uid:
+            by_uid.setdefault(uid, []).append(e)
+        elif not uid and e.reason in ENDINGS and created is not None and e.when is not None and e.when < created:
+            by_uid.setdefault("", []).append(e)  # an eviction before this pod existed ended an instance of no known UID
     mirror_of = {m.name: m for m in mirrors if m.name != current.uid}
     uids = list(dict.fromkeys([*mirror_of, *by_uid]))
     if not uids:

@@ -57,7 +57,7 @@ def _segment_marks(seg: Segment) -> list[tuple[datetime, str]]:
 def _segment_text(seg: Segment, ax: _Axis) -> str:
     phases = ", ".join(f"{s.phase.value} {ax.t(s.start)}" + (f" ({s.note})" if s.note else "") for s in seg.spans)
     where = f" on {seg.node}" if seg.node else ""
-    uid = f"uid {seg.uid[:8]}" if seg.uid else "no uid"
+    uid = f"uid {seg.uid[:8]}" if seg.uid else "uid unknown"
     return f"{uid}{where}: {phases or 'no times'}"
 
 

@@ -131,3 +131,13 @@ def test_a_log_is_read_once_for_stages_and_what_it_holds_is_kept() -> None:
     view.excerpt = LogExcerpt.lazy(source=view.excerpt.source, load=unreadable, size=view.excerpt.size)
     view.release()  # the text goes: only what the one scan kept can answer now
     assert any(view.holds(word) for word in DEAD_NODE_LITERALS)  # Ray marked the evicted worker's node dead
+
+
+def test_an_eviction_before_the_pod_existed_ended_an_instance_of_unknown_uid() -> None:
+    tl = timeline("seen-worker-replaced-preempted", "job/dpo-vla-1122")
+    row = next(r for r in tl.rows if r.name == "dpo-vla-1122-rollout-0")
+    earlier, current = row.segments
+    assert earlier.uid == "" and not earlier.current and row.replaced
+    assert [(s.phase, s.start, s.end, s.note) for s in earlier.spans] == [
+        (Phase.TERMINATED, at("06:24:00"), at("06:24:36"), "Preempted")]
+    assert current.start == at("06:24:36") and current.uid.startswith("76281615")
