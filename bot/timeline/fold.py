@@ -43,19 +43,28 @@ def select(rows: Sequence[Row], *, limit: int, end: datetime) -> Shown:
 
 
 def _fold(key: tuple[str, str], members: Sequence[Row], *, end: datetime) -> Folded:
+    """The group's row: the median time each phase first began, up to the median start of the phase the rows
+    are in now, which runs to the end (a restart's second Running is not lost behind its first)."""
     role, phase = key
     starts: dict[Phase, list[datetime]] = {}
+    lasts: list[tuple[datetime, Phase]] = []
     for row in members:
-        if not row.segments:
+        spans = row.segments[-1].spans if row.segments else []
+        if not spans:
             continue
         first: dict[Phase, datetime] = {}
-        for span in row.segments[-1].spans:
+        for span in spans:
             first.setdefault(span.phase, span.start)  # a phase met twice (a restart) counts its first start
-        for phase, at in first.items():
-            starts.setdefault(phase, []).append(at)
+        for p, at in first.items():
+            starts.setdefault(p, []).append(at)
+        lasts.append((spans[-1].start, spans[-1].phase))
+    if not lasts:
+        return Folded(role=role, phase=phase, count=len(members), spans=(), restarts=sum(r.restarts for r in members))
+    now_at, now_phase = sorted(lasts)[(len(lasts) - 1) // 2]  # median_low of when the current phase began
     begun = sorted(((median_low(sorted(times)), p) for p, times in starts.items()),
                    key=lambda tp: (tp[0], PHASE_ORDER.index(tp[1])))
-    spans = tuple(Span(p, at, begun[i + 1][0] if i + 1 < len(begun) else max(end, at), "median")
-                  for i, (at, p) in enumerate(begun))
-    return Folded(role=role, phase=phase, count=len(members), spans=spans,
+    begun = [(at, p) for at, p in begun if at < now_at] + [(now_at, now_phase)]
+    spans_out = tuple(Span(p, at, begun[i + 1][0] if i + 1 < len(begun) else max(end, at), "median")
+                      for i, (at, p) in enumerate(begun))
+    return Folded(role=role, phase=phase, count=len(members), spans=spans_out,
                   restarts=sum(r.restarts for r in members))

@@ -49,3 +49,25 @@ def test_the_limit_holds_when_every_row_is_eventful() -> None:
     shown = select(rows, limit=50, end=END)
     assert len(shown.rows) == 50 and shown.folded_pods == 250
     assert [f.restarts for f in shown.folded] == [250]
+
+
+def test_a_folded_group_of_restarted_pods_runs_again_after_its_wait() -> None:
+    rows = [healthy("head-0", "head", minute=0)]
+    for i in range(120):
+        row = healthy(f"w-{i}", "rollout", minute=1)
+        seg = row.segments[0]
+        crash = T0 + timedelta(minutes=30 + i % 10)
+        running = seg.spans[1]
+        back = crash + timedelta(minutes=1)
+        seg.spans[1:] = [Span(Phase.RUNNING, running.start, crash), Span(Phase.WAITING, crash, back),
+                         Span(Phase.RUNNING, back, END)]
+        seg.restarts = 1
+        rows.append(row)
+    shown = select(rows, limit=50, end=END)
+    (group,) = shown.folded
+    assert (group.role, group.phase, group.count, group.restarts) == ("rollout", "Running", 71, 71)
+    # Folded: w-49 to w-119 (the Head and 49 restarted pods keep their rows); their crashes' median is minute 35.
+    assert [(s.phase, s.start) for s in group.spans] == [
+        (Phase.CREATING, T0 + timedelta(minutes=1)), (Phase.RUNNING, T0 + timedelta(minutes=3)),
+        (Phase.WAITING, T0 + timedelta(minutes=35)), (Phase.RUNNING, T0 + timedelta(minutes=36))]
+    assert group.spans[-1].end == END
