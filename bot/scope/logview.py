@@ -136,6 +136,11 @@ class LogView:
         self.__dict__.update(markers=done.markers, detections=done.detections, masks=done.masks)
         self.memo.update(done.memo)
 
+    def learn_literals(self, present: frozenset[str]) -> None:
+        """Which of VIEW_LITERALS the text holds, found by a scan that read it (the timeline's): `holds` then
+        answers for them without reading the text again."""
+        self._present = present
+
     def holds(self, literal: str) -> bool:
         """`literal in text`, answered without the text for VIEW_LITERALS once surveyed."""
         if self._present is not None and literal in VIEW_LITERALS:
