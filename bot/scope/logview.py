@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.models import LogExcerpt
 from bot.redact import Detection, Scan
+from bot.scope.lineclass import says_failed
 from bot.scope.markers import (
     CHECK_FAILED,
     CHECK_PASSED,
@@ -47,6 +48,12 @@ ERROR_LINE = re.compile(
     r"refused|timed out|timeout|cannot|could not|unable to|not found|segmentation fault|core dumped|"
     r"no such file or directory|read-only file system|no space left on device|EnvironmentNameNotFound)\b|"
     r"错误|失败|异常|(?:连接|请求|读取|响应|通信|通讯|等待)超时|断开|急停|"
+    # The C library's and coreutils' messages in zh_CN (strerror, psignal, the shell's job reports).
+    r"没有那个文件或目录|权限不够|已杀死|设备上没有空间|拒绝连接|无法访问|未找到命令|只读文件系统|非法指令|"
+    r"核心已转储|已放弃|断开的管道|资源暂时不可用|没有到主机的路由|网络不可达|超出磁盘限额|不允许的操作|"
+    r"无法分配内存|输入/输出错误|"
+    # Ascend CANN and HCCL: error codes (`EI0006:`, `(EI0019)`, `EE9999: Inner Error`) and torch_npu's ERRnnnnn.
+    r"\bE[0-9A-Z]\d{4}\b(?=[:\])]|\s*:|\s+Inner Error)|\bERR\d{5}\b|"
     r"\bE\d{4} \d\d:\d\d|^\s*\w+(?:\.\w+)*(?:Error|Exception|NotFound):)"
 )
 BENIGN = re.compile(
@@ -224,7 +231,7 @@ class LogView:
         stop = len(text) if end is None else end
         for m in ERROR_LINE.finditer(text, start, stop):
             line = self.line_at(m.start())
-            if not BENIGN.search(line.text):
+            if not BENIGN.search(line.text) and says_failed(line.text):
                 return m.start()
         return None
 

@@ -1,0 +1,72 @@
+"""The line classifier over many real wordings (tests/scope/wordings/lines.yaml), and the look-ahead of a retry."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.scope.lineclass import Kind, classify, is_failure, only_zero, succeeded_later, zero_stripped
+
+WORDINGS = yaml.safe_load((Path(__file__).parent / "wordings" / "lines.yaml").read_text(encoding="utf-8"))
+KINDS = {"error": Kind.ERROR, "zero": Kind.ZERO, "expected": Kind.EXPECTED, "success": Kind.SUCCESS,
+         "retry": Kind.RETRY, "warning": Kind.WARNING}
+CASES = [(kind, line) for kind, lines in WORDINGS.items() for line in lines]
+
+
+def test_the_fixture_has_many_wordings_of_each_kind() -> None:
+    assert set(WORDINGS) == set(KINDS)
+    assert all(len(lines) >= 4 for lines in WORDINGS.values())
+    assert len(CASES) >= 90
+
+
+@pytest.mark.parametrize(("kind", "line"), CASES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(CASES)])
+def test_classify(kind: str, line: str) -> None:
+    assert classify(line) is KINDS[kind]
+    assert is_failure(line) == (kind == "error")
+
+
+def test_zero_stripped_keeps_offsets_and_what_is_not_zero() -> None:
+    line = "step=3 comm_errors=0 loss=0.25 failed=2"
+    out = zero_stripped(line)
+    assert len(out) == len(line)
+    assert "comm_errors" not in out and "failed=2" in out and "loss=0.25" in out
+
+
+@pytest.mark.parametrize("line", ["robot status: estop_triggered=0", "emergency stop triggered: 0 times",
+                                  "[safety] estop triggered count: 0, reflex: 0"])
+def test_a_safety_pattern_found_only_in_zero_counters(line: str) -> None:
+    pattern = re.compile(r"(?i)(emergency stop|e-stop|estop)[^\n]*(pressed|triggered|engaged|active)")
+    assert pattern.search(line)
+    assert only_zero(line, pattern)
+
+
+def test_a_real_safety_event_is_not_a_zero_counter() -> None:
+    pattern = re.compile(r"(?i)(emergency stop|e-stop|estop)[^\n]*(pressed|triggered|engaged|active)")
+    for line in ("emergency stop triggered on arm 2 (estop count: 1)", "E-stop pressed; 0 motions pending"):
+        assert not only_zero(line, pattern), line
+
+
+def _ends(text: str, needle: str) -> int:
+    start = text.index(needle)
+    return text.index("\n", start)
+
+
+def test_a_retry_followed_by_success_several_lines_later() -> None:
+    text = ("Collecting torch\n"
+            "WARNING: Retrying (Retry(total=4)) after connection broken by 'ReadTimeoutError(Read timed out.)'\n"
+            "  Downloading torch-2.3.0-cp311-cp311-manylinux1_x86_64.whl (779.1 MB)\n"
+            "Installing collected packages: torch\n"
+            "Successfully installed torch-2.3.0\n")
+    assert succeeded_later(text, _ends(text, "WARNING: Retrying"))
+
+
+def test_a_retry_followed_by_a_failure_or_by_nothing() -> None:
+    failed = ("WARNING: Retrying (Retry(total=0)) after connection broken by 'ReadTimeoutError'\n"
+              "ERROR: Could not install packages due to an OSError: Max retries exceeded\n"
+              "Successfully installed nothing\n")
+    assert not succeeded_later(failed, _ends(failed, "WARNING: Retrying"))
+    ended = "Connection to head timed out, retrying in 5 seconds (attempt 2 of 10)\n"
+    assert not succeeded_later(ended, _ends(ended, "retrying"))
