@@ -18,6 +18,7 @@ from bot.scope.logview import LogView, Surveyed
 from bot.signals.stages import has_training_signal
 
 _Found = dict[str, int]
+WORKLOAD = ("main", "(unnamed)")
 
 
 def visit(matcher: LogMatcher, view: LogView) -> _Found:
@@ -27,6 +28,8 @@ def visit(matcher: LogMatcher, view: LogView) -> _Found:
     view.survey(present)
     if view.markers.run is not None:
         has_training_signal(view, view.markers.run)  # asked by the stage and run-script signals
+    elif not view.markers.any and view.excerpt.source.container in WORKLOAD:
+        has_training_signal(view, 0)  # a workload log without the wrapper's lines: asked by the stage
     view.release()
     return found
 

@@ -33,6 +33,7 @@ from bot.scope.markers import (
 )
 
 HEAD_CHARS = 64 * 1024
+TAIL_CHARS = 8 * 1024  # the last line of a log, as far as it is read (a longer one is cut at its end)
 MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
 MASK_OPEN = "[REDACTED:"
 TEMP_DIR_LITERALS = ("--temp-dir", "RAY_TEMP_DIR=")  # what the Ray temp-dir signal looks for in a log's head
@@ -66,6 +67,11 @@ BENIGN = re.compile(
 )
 
 
+# A traceback's header, alone or behind a Ray worker's prefix: group 1 is what precedes it on each of its lines.
+TRACEBACK = re.compile(r"(\([\w.:-]+ pid=\d+(?:, ip=[\d.:a-f]+)?\) |)Traceback \(most recent call last\):")
+UNHANDLED = re.compile(r"Unhandled error \(suppress with")
+RAISED = re.compile(r"(?:\([\w.:-]+ pid=\d+(?:, ip=[\d.:a-f]+)?\) )?"
+                    r"[A-Za-z_][\w.]*(?:Error|Exception)(?:\([\w.]+\))?: ")
 NOTE_LINE = re.compile(r"(?i)^\s*[\[(]?(?:warn(?:ing)?|info|notice|debug)\b")
 
 
@@ -131,6 +137,7 @@ class LogView:
             self.__dict__["markers"] = Markers.scan(self, present)  # the cached_property's own slot
         for name in ("detections", "masks"):
             getattr(self, name)
+        self.tail()
 
     def surveyed(self) -> Surveyed:
         """What `survey()` computed, to hand to the same view in another process (see `adopt`)."""
@@ -148,6 +155,19 @@ class LogView:
         if self._present is not None and literal in VIEW_LITERALS:
             return literal in self._present
         return literal in self.text
+
+    def tail(self) -> tuple[int, str] | None:
+        """(offset, text) of the last line that is not blank, None for an empty log; kept with the view (the
+        survey finds it while it holds the text), so asking again never reads a released log."""
+        if "tail" not in self.memo:
+            text = self.text
+            end = len(text)
+            while end > 0 and text[end - 1] in " \t\r\n":
+                end -= 1
+            start = text.rfind("\n", max(0, end - TAIL_CHARS), end) + 1
+            self.memo["tail"] = (start, self._masked(start, end).rstrip("\r")) if end else None
+        found: tuple[int, str] | None = self.memo["tail"]
+        return found
 
     @cached_property
     def head(self) -> str:
@@ -226,14 +246,58 @@ class LogView:
         return lines
 
     def first_error(self, start: int = 0, end: int | None = None) -> int | None:
-        """Offset of the first error-looking line in [start, end), skipping benign noise."""
+        """Offset of the first error-looking line in [start, end), skipping benign noise. A Python traceback
+        says what failed on its last line: its header stands for the exception line that ends it."""
         text = self.text
         stop = len(text) if end is None else end
         for m in ERROR_LINE.finditer(text, start, stop):
             line = self.line_at(m.start())
             if not BENIGN.search(line.text) and says_failed(line.text):
-                return m.start()
+                return self.exception_line(m.start())
         return None
+
+    def exception_line(self, pos: int, *, limit: int = 200) -> int:
+        """From a traceback's header line ("Traceback (most recent call last):", also behind a Ray actor's
+        `(Name pid=..., ip=...)` prefix) to the exception line that ends it: the first later line with the same
+        prefix whose rest is not indented. Any other line: `pos` itself."""
+        text = self.text
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        m = TRACEBACK.match(text, start, end)
+        if m is None:
+            return self._raised_after(pos, start, end, limit=limit)
+        prefix = m.group(1)
+        cursor = end
+        for _ in range(limit):
+            if cursor >= len(text):
+                break
+            nxt = cursor + 1
+            if not text.startswith(prefix, nxt):
+                break  # another process's output: the traceback is interleaved or cut here
+            rest = nxt + len(prefix)
+            if rest < len(text) and text[rest] not in " \t\n\r":
+                return nxt
+            cursor = text.find("\n", nxt)
+            cursor = len(text) if cursor < 0 else cursor
+        return pos
+
+    def _raised_after(self, pos: int, start: int, end: int, *, limit: int) -> int:
+        """Ray's "Unhandled error (suppress with ...): ray::Actor.method() (...)" heads the exception it prints
+        next: the first exception line below it (within `limit` lines) is what failed."""
+        text = self.text
+        if UNHANDLED.search(text, start, end) is None:
+            return pos
+        cursor = end
+        for _ in range(limit):
+            if cursor >= len(text):
+                break
+            nxt = cursor + 1
+            cursor = text.find("\n", nxt)
+            cursor = len(text) if cursor < 0 else cursor
+            if RAISED.match(text, nxt, cursor):
+                return nxt
+        return pos
 
     @cached_property
     def markers(self) -> Markers:
