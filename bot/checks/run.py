@@ -8,6 +8,7 @@ from typing import Protocol
 from bot.checks.agents import disconnected_agents
 from bot.checks.alerts import Alert
 from bot.checks.coverage import check_failed, unreadable_clusters
+from bot.checks.dind import dind_not_running
 from bot.checks.nodepools import unhealthy_nodepools
 from bot.checks.pending import long_pending
 from bot.checks.rlark import head_invalid, unrouted, workers_remain
@@ -39,6 +40,7 @@ CHECKS: dict[str, Check] = {
     "stale-runner": stale_runners,
     "runner-too-old": old_runners,
     "mixed-schedulers": mixed_schedulers,
+    "dind-not-running": dind_not_running,
     "nodepool-unhealthy": _nodepools,
     "agent-disconnected": _agents,
     "head-invalid": head_invalid,

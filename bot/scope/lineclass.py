@@ -147,10 +147,29 @@ def _unexpected_failure(line: str) -> bool:
     return UNEXPECTED.search(zero_stripped(line)) is not None
 
 
+# A line that echoes a command rather than reporting its result: a shell's `set -x` trace, a prompt, a GitHub
+# Actions step header, a Python assertion about a message.
+COMMAND_ECHO = re.compile(r"^\s*(?:\++ |\$ |##\[group\]Run |Run |>>> |assert )")
+
+
+def quoted_in_command(line: str, pattern: re.Pattern[str]) -> bool:
+    """Whether `pattern` finds the line only inside a quoted string of an echoed command (`+ grep -q 'No space
+    left on device' train.log`, `assert "EI0019" in msg`): words the command looks for, not a failure."""
+    if COMMAND_ECHO.search(line) is None or ("'" not in line and '"' not in line):
+        return False
+    for m in pattern.finditer(line):
+        before = line[:m.start()]
+        inside = before.count("'") % 2 == 1 or before.count('"') % 2 == 1
+        if not inside:
+            return False
+    return True
+
+
 def not_a_failure(line: str, pattern: re.Pattern[str]) -> bool:
     """Whether a line a failure `pattern` found says, by its values, that nothing failed: the pattern holds
-    only through counters at zero, the line reports a test that passed, or a failure that was expected."""
-    if only_zero(line, pattern) or test_passed(line):
+    only through counters at zero, the line reports a test that passed, a failure that was expected, or the
+    words are quoted in a command that looks for them."""
+    if only_zero(line, pattern) or test_passed(line) or quoted_in_command(line, pattern):
         return True
     return EXPECTED.search(line) is not None and classify(line) is Kind.EXPECTED
 

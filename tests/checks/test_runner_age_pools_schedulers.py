@@ -139,3 +139,25 @@ def test_quantities() -> None:
     assert quantity("16Gi") == 16 * 2**30
     assert quantity("2k") == 2000
     assert quantity("lots") is None
+
+
+def _runner_pod(dind: dict[str, Any], *, phase: str = "Running", restarts: int = 0) -> Pod:
+    p = Pod.model_validate({"metadata": {"name": "r", "namespace": "arc-runners"},
+                            "status": {"phase": phase, "containerStatuses": [
+                                {"name": "runner", "state": {"running": {"startedAt": ago(600)}}},
+                                {"name": "dind", "state": dind, "restartCount": restarts}]}})
+    p.cluster = "ci"
+    return p
+
+
+def test_a_running_runner_without_its_docker_daemon() -> None:
+    from bot.checks.dind import dind_not_running
+
+    crashed = _runner_pod({"terminated": {"exitCode": 1, "reason": "Error", "finishedAt": ago(300)}})
+    looping = _runner_pod({"waiting": {"reason": "CrashLoopBackOff"}}, restarts=4)
+    fine = _runner_pod({"running": {"startedAt": ago(600)}})
+    done = _runner_pod({"terminated": {"exitCode": 0, "reason": "Completed"}}, phase="Succeeded")
+    for bad in (crashed, looping):
+        [alert] = dind_not_running(Evidence(pods=[bad]), now=NOW, thresholds=TH)
+        assert alert.case == "ci.runner.dind-not-running" and "no Docker daemon" in alert.summary
+    assert dind_not_running(Evidence(pods=[fine, done]), now=NOW, thresholds=TH) == []

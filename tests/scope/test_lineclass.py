@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.scope.lineclass import Kind, classify, is_failure, only_zero, succeeded_later, zero_stripped
+from bot.scope.lineclass import (
+    Kind,
+    classify,
+    is_failure,
+    not_a_failure,
+    only_zero,
+    quoted_in_command,
+    succeeded_later,
+    zero_stripped,
+)
 
 WORDINGS = yaml.safe_load((Path(__file__).parent / "wordings" / "lines.yaml").read_text(encoding="utf-8"))
 KINDS = {"error": Kind.ERROR, "zero": Kind.ZERO, "expected": Kind.EXPECTED, "success": Kind.SUCCESS,
@@ -70,3 +79,27 @@ def test_a_retry_followed_by_a_failure_or_by_nothing() -> None:
     assert not succeeded_later(failed, _ends(failed, "WARNING: Retrying"))
     ended = "Connection to head timed out, retrying in 5 seconds (attempt 2 of 10)\n"
     assert not succeeded_later(ended, _ends(ended, "retrying"))
+
+
+DISK_FULL = re.compile(r"(?i)no space left on device|\bEI0019\b|CUDA out of memory")
+
+
+@pytest.mark.parametrize("line", [
+    "+ grep -q 'No space left on device' /tmp/logs/build.log",
+    "++ grep -E \"EI0019|CUDA out of memory\" train.log",
+    "##[group]Run grep -c 'CUDA out of memory' logs/*.txt || true",
+    "assert 'No space left on device' in str(excinfo.value)",
+])
+def test_words_a_command_looks_for_are_not_failures(line: str) -> None:
+    assert quoted_in_command(line, DISK_FULL)
+    assert not_a_failure(line, DISK_FULL)
+
+
+@pytest.mark.parametrize("line", [
+    "cp: error writing '/data/ckpt/model.pt': No space left on device",
+    "+ cp model.pt /data/ckpt/  # failed: No space left on device",
+    "OSError: [Errno 28] No space left on device: '/tmp/x'",
+])
+def test_failures_that_merely_sit_near_quotes_are_failures(line: str) -> None:
+    assert not quoted_in_command(line, DISK_FULL)
+    assert not not_a_failure(line, DISK_FULL)
