@@ -70,11 +70,9 @@ def stall(ctx: PodCtx, view: LogView, *, now: datetime, limit: int) -> Stall | N
     if last is None:
         return None
     pos, line = last
-    if any(lit in line for lit in VIEW_LITERALS) or classify(line) is Kind.ERROR:
-        return None  # the wrapper's waits have their own signals; an error line is its own case
     step = "wait" if WAIT_STEP.search(line) else "load" if LOAD_STEP.search(line) else ""
-    if not step:
-        return None
+    if not step or any(lit in line for lit in VIEW_LITERALS) or classify(line) is Kind.ERROR:
+        return None  # the wrapper's waits have their own signals; an error line is its own case
     stamp = line_time(view.text, pos, year=now.year)
     since = stamp if stamp is not None and stamp >= started else started
     seconds = (now - since).total_seconds()

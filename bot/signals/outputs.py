@@ -3,9 +3,8 @@
 Only what lies under a volumeMount outlives the container: the container's own filesystem, a directory next to
 a mount point and a hostPath on another node are not the expected output (rlark-first-run § 处理没有持久输出的任务).
 This signal reads where a role writes - from its scripts (output and checkpoint arguments, Hydra's run dir,
-`mkdir -p`, redirections) and from its logs ("Saving checkpoint to /..."), the logs' first and last lines only -
-and compares each absolute path with the mount paths of the role's `main` container (the pod's, else the Task
-template's). A path under no mount is reported once per role, with where it came from.
+`mkdir -p`, redirections) and from its logs' last lines ("Saving checkpoint to /...") - and compares each
+absolute path with the mount paths of the role's `main` container (the pod's, else the Task template's). A path under no mount is reported once per role, with where it came from.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ SAVED = re.compile(
 SCRATCH = ("/dev/", "/proc/", "/sys/", "/run/", "/var/run/", "/tmp/ray", "/dev/shm")
 SCRATCH_FOR_SHELL = ("/tmp", "/var/tmp")  # mkdir and redirections there are scratch; output arguments are not
 OUTPUTISH = re.compile(r"(?i)out|result|ckpt|checkpoint|log|save|model|exp|run|train|eval|artifact")
-LOG_CHARS = 64 * 1024
 MAX_PATHS = 3
 
 
@@ -96,10 +94,10 @@ def _written(text: str, *, shell: bool) -> Iterator[tuple[str, str]]:
 
 
 def _log_texts(ctx: PodCtx) -> Iterator[tuple[LogView, str]]:
+    """The last line of each workload log (kept from the survey: no log is read again for this)."""
     for view in ctx.logs:
         if view.excerpt.source.container not in ("main", "(unnamed)"):
             continue
-        yield view, view.head[:LOG_CHARS]
         tail = view.tail()
         if tail is not None:
             yield view, tail[1]
@@ -116,6 +114,7 @@ def no_persistent_output(sc: SignalContext) -> list[Hit]:
         mounts = mount_paths(ctx)
         if mounts is None:
             continue
+        seen_roles.add(role)  # one pod per role: its replicas share the scripts and the mounts
         lost: dict[str, EvidenceItem] = {}
         spec = ctx.task.spec if ctx.task is not None else None
         for label, script in (("prepareScript", spec.prepare_script if spec else ""),
@@ -132,7 +131,6 @@ def no_persistent_output(sc: SignalContext) -> list[Hit]:
                     lost.setdefault(path, EvidenceItem(view.excerpt.source.ref(), f"writes {path}: {words}"))
         if not lost:
             continue
-        seen_roles.add(role)
         items = list(lost.values())[:MAX_PATHS]
         where = ", ".join(sorted(set(mounts))) or "none"
         items.append(EvidenceItem(ctx.key + ":main", f"volumeMounts of main: {where}; the paths above are under none"))
