@@ -4,7 +4,8 @@ Only what lies under a volumeMount outlives the container: the container's own f
 a mount point and a hostPath on another node are not the expected output (rlark-first-run § 处理没有持久输出的任务).
 This signal reads where a role writes - from its scripts (output and checkpoint arguments, Hydra's run dir,
 `mkdir -p`, redirections) and from its logs' last lines ("Saving checkpoint to /...") - and compares each
-absolute path with the mount paths of the role's `main` container (the pod's, else the Task template's). A path under no mount is reported once per role, with where it came from.
+absolute path with the mount paths of the role's `main` container (the pod's, else the Task template's). A path
+under no mount is reported once per role, with where it came from.
 """
 
 from __future__ import annotations
