@@ -42,10 +42,10 @@ def quantity(text: object) -> Decimal | None:
 
 def _extra(obj: Any, attr: str, alias: str) -> Any:
     """A field the working model may or may not declare: its attribute, else the raw value kept as an extra."""
-    value = getattr(obj, attr, None)
-    if value is None:
-        value = (getattr(obj, "model_extra", None) or {}).get(alias)
-    return value
+    if attr in getattr(type(obj), "model_fields", {}):
+        return getattr(obj, attr)
+    extra = getattr(obj, "__pydantic_extra__", None)
+    return extra.get(alias) if extra else None
 
 
 def scheduler_of(pod: Pod) -> str:
@@ -96,6 +96,9 @@ def mixed_scheduler_nodes(pods: Iterable[Pod], nodes: Iterable[Node], *,
     """(cluster, node) -> what is overcommitted and by which schedulers, for every such node. Pods that ended no
     longer hold anything, except those named in `held` (`cluster/namespace/name`): a diagnosed pod that failed
     there held its share when it failed."""
+    pods = list(pods)
+    if len({scheduler_of(p) for p in pods}) < 2:
+        return {}  # one scheduler: it keeps one account of every node (the common case, answered at once)
     by_node: dict[tuple[str, str], list[Pod]] = defaultdict(list)
     for p in pods:
         if p.spec.node_name and (p.status.phase not in DONE_PHASES or f"{p.cluster}/{p.namespace}/{p.name}" in held):

@@ -15,6 +15,7 @@ from functools import partial
 from bot.diagnose.logscan import LogMatcher
 from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.scope.logview import LogView, Surveyed
+from bot.signals.hang import step_of
 from bot.signals.stages import has_training_signal
 
 _Found = dict[str, int]
@@ -30,6 +31,7 @@ def visit(matcher: LogMatcher, view: LogView) -> _Found:
         has_training_signal(view, view.markers.run)  # asked by the stage and run-script signals
     elif not view.markers.any and view.excerpt.source.container in WORKLOAD:
         has_training_signal(view, 0)  # a workload log without the wrapper's lines: asked by the stage
+    step_of(view)  # where the log stopped: asked by the hang signals
     view.release()
     return found
 

@@ -33,7 +33,7 @@ from bot.scope.markers import (
 )
 
 HEAD_CHARS = 64 * 1024
-TAIL_CHARS = 8 * 1024  # the last line of a log, as far as it is read (a longer one is cut at its end)
+TAIL_CHARS = 2 * 1024  # the last line of a log, as far as it is read (a longer one is cut at its end)
 MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
 MASK_OPEN = "[REDACTED:"
 TEMP_DIR_LITERALS = ("--temp-dir", "RAY_TEMP_DIR=")  # what the Ray temp-dir signal looks for in a log's head
@@ -157,14 +157,16 @@ class LogView:
         return literal in self.text
 
     def tail(self) -> tuple[int, str] | None:
-        """(offset, text) of the last line that is not blank, None for an empty log; kept with the view (the
-        survey finds it while it holds the text), so asking again never reads a released log."""
+        """(offset, text) of the last line that is not blank, as a terminal shows it (after the last carriage
+        return of a progress bar), None for an empty log; kept with the view (the survey finds it while it holds
+        the text), so asking again never reads a released log."""
         if "tail" not in self.memo:
             text = self.text
             end = len(text)
             while end > 0 and text[end - 1] in " \t\r\n":
                 end -= 1
-            start = text.rfind("\n", max(0, end - TAIL_CHARS), end) + 1
+            floor = max(0, end - TAIL_CHARS)
+            start = max(text.rfind("\n", floor, end), text.rfind("\r", floor, end)) + 1
             self.memo["tail"] = (start, self._masked(start, end).rstrip("\r")) if end else None
         found: tuple[int, str] | None = self.memo["tail"]
         return found

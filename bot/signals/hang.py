@@ -36,6 +36,10 @@ LOAD_STEP = re.compile(
     r"emitting ninja|warming up|capturing (?:cuda )?graphs?|starting (?:the )?(?:engine|server|workers?))\b|"
     r"正在(?:下载|加载|初始化|编译)|加载中|下载中"
 )
+# Literals each step's pattern needs (lowercase): a line holding none of them is not searched.
+WAIT_HINTS = ("wait", "acquir", "lock", " root", "等待", "获取锁")
+LOAD_HINTS = ("load", "fetch", "pull", "clon", "initiali", "compil", "build", "emitting", "warming", "captur",
+              "start", "正在", "加载", "下载")
 WORKLOAD = ("main", "(unnamed)")
 
 
@@ -59,20 +63,33 @@ def _running_since(ctx: PodCtx, container: str) -> datetime | None:
     return None
 
 
+def _step(view: LogView, line: str) -> str:
+    """"wait", "load" or "" for a log's last line; kept with the view (three signals ask)."""
+    if "hang-step" not in view.memo:
+        low = line.lower()
+        step = ("wait" if any(h in low for h in WAIT_HINTS) and WAIT_STEP.search(line) else
+                "load" if any(h in low for h in LOAD_HINTS) and LOAD_STEP.search(line) else "")
+        if step and (any(lit in line for lit in VIEW_LITERALS) or classify(line) is Kind.ERROR):
+            step = ""  # the wrapper's waits have their own signals; an error line is its own case
+        view.memo["hang-step"] = step
+    found: str = view.memo["hang-step"]
+    return found
+
+
 def stall(ctx: PodCtx, view: LogView, *, now: datetime, limit: int) -> Stall | None:
     """The step a running container's current log stopped at, when it stopped longer ago than `limit` seconds."""
     if view.excerpt.source.previous:
         return None
-    started = _running_since(ctx, view.excerpt.source.container)
-    if started is None:
-        return None  # not running (ended, waiting) or no state known: not a hang
     last = view.tail()
     if last is None:
         return None
     pos, line = last
-    step = "wait" if WAIT_STEP.search(line) else "load" if LOAD_STEP.search(line) else ""
-    if not step or any(lit in line for lit in VIEW_LITERALS) or classify(line) is Kind.ERROR:
-        return None  # the wrapper's waits have their own signals; an error line is its own case
+    step = _step(view, line)
+    if not step:
+        return None  # the common case, answered from what the survey kept
+    started = _running_since(ctx, view.excerpt.source.container)
+    if started is None:
+        return None  # not running (ended, waiting) or no state known: not a hang
     stamp = line_time(view.text, pos, year=now.year)
     since = stamp if stamp is not None and stamp >= started else started
     seconds = (now - since).total_seconds()
@@ -81,10 +98,21 @@ def stall(ctx: PodCtx, view: LogView, *, now: datetime, limit: int) -> Stall | N
     return Stall(view, pos, step, since, stamp is not None, seconds)
 
 
+def step_of(view: LogView) -> str:
+    """"wait", "load" or "" for where a log stopped (asked during the survey, while the text is at hand)."""
+    if "hang-step" not in view.memo:
+        last = view.tail()
+        view.memo["hang-step"] = "" if last is None else _step(view, last[1])
+    found: str = view.memo["hang-step"]
+    return found
+
+
 def _stalls(sc: SignalContext) -> list[tuple[PodCtx, Stall]]:
     found: list[tuple[PodCtx, Stall]] = []
     for ctx in sc.scope.pods:
         for view in ctx.logs:
+            if view.memo.get("hang-step") == "":
+                continue  # surveyed: the log did not stop at a step (the common case)
             got = stall(ctx, view, now=sc.now, limit=sc.thresholds.log_stall_seconds)
             if got is not None:
                 found.append((ctx, got))
@@ -106,26 +134,41 @@ def _after_run_script(view: LogView, pos: int) -> bool:
     return run is not None and run <= pos and not has_training_signal(view, run)
 
 
-@signal("run.lock-wait-stalled")
-def lock_wait_stalled(sc: SignalContext) -> list[Hit]:
-    """The log stopped at a wait (a lock, another process, "using ... as ... root") long ago."""
-    return [_hit(ctx, s) for ctx, s in _stalls(sc) if s.step == "wait"]
+WAIT_SIGNAL, LOAD_SIGNAL, RUN_SIGNAL = "run.lock-wait-stalled", "run.output-stalled", "run.script-stalled"
 
 
-@signal("run.output-stalled")
-def output_stalled(sc: SignalContext) -> list[Hit]:
-    """Outside an RLark run script: the log stopped at a load, download or start-up step long ago."""
-    return [_hit(ctx, s) for ctx, s in _stalls(sc) if s.step == "load"
-            and not (s.view.excerpt.source.container in WORKLOAD and s.view.markers.run is not None)]
-
-
-@signal("run.script-stalled")
-def run_script_stalled(sc: SignalContext) -> list[Hit]:
-    """In an RLark run script, before any training signal: the log stopped at a load or start-up step."""
-    hits = []
+def _sorted_out(sc: SignalContext) -> dict[str, list[Hit]]:
+    """Each stall under the one signal it belongs to; one pass over the logs answers all three signals (the
+    answers are left in the signal cache, so the engine does not ask again)."""
+    out: dict[str, list[Hit]] = {WAIT_SIGNAL: [], LOAD_SIGNAL: [], RUN_SIGNAL: []}
     for ctx, s in _stalls(sc):
-        if s.step == "load" and s.view.excerpt.source.container in WORKLOAD and _after_run_script(s.view, s.pos):
+        in_run = s.view.excerpt.source.container in WORKLOAD and s.view.markers.run is not None
+        if s.step == "wait":
+            out[WAIT_SIGNAL].append(_hit(ctx, s))
+        elif not in_run:
+            out[LOAD_SIGNAL].append(_hit(ctx, s))
+        elif _after_run_script(s.view, s.pos):
             hit = _hit(ctx, s)
             hit.stage = INDEX["training-signal"]
-            hits.append(hit)
-    return hits
+            out[RUN_SIGNAL].append(hit)
+    for name, hits in out.items():
+        sc.cache.setdefault(name, hits)
+    return out
+
+
+@signal(WAIT_SIGNAL)
+def lock_wait_stalled(sc: SignalContext) -> list[Hit]:
+    """The log stopped at a wait (a lock, another process, "using ... as ... root") long ago."""
+    return _sorted_out(sc)[WAIT_SIGNAL]
+
+
+@signal(LOAD_SIGNAL)
+def output_stalled(sc: SignalContext) -> list[Hit]:
+    """Outside an RLark run script: the log stopped at a load, download or start-up step long ago."""
+    return _sorted_out(sc)[LOAD_SIGNAL]
+
+
+@signal(RUN_SIGNAL)
+def run_script_stalled(sc: SignalContext) -> list[Hit]:
+    """In an RLark run script, before any training signal: the log stopped at a load or start-up step."""
+    return _sorted_out(sc)[RUN_SIGNAL]
