@@ -31,6 +31,7 @@ from bot.scope.markers import (
     WAIT_HEAD,
     Markers,
 )
+from bot.scope.tracebacks import exception_line
 
 HEAD_CHARS = 64 * 1024
 TAIL_CHARS = 2 * 1024  # the last line of a log, as far as it is read (a longer one is cut at its end)
@@ -67,11 +68,6 @@ BENIGN = re.compile(
 )
 
 
-# A traceback's header, alone or behind a Ray worker's prefix: group 1 is what precedes it on each of its lines.
-TRACEBACK = re.compile(r"(\([\w.:-]+ pid=\d+(?:, ip=[\d.:a-f]+)?\) |)Traceback \(most recent call last\):")
-UNHANDLED = re.compile(r"Unhandled error \(suppress with")
-RAISED = re.compile(r"(?:\([\w.:-]+ pid=\d+(?:, ip=[\d.:a-f]+)?\) )?"
-                    r"[A-Za-z_][\w.]*(?:Error|Exception)(?:\([\w.]+\))?: ")
 NOTE_LINE = re.compile(r"(?i)^\s*[\[(]?(?:warn(?:ing)?|info|notice|debug)\b")
 
 
@@ -255,51 +251,8 @@ class LogView:
         for m in ERROR_LINE.finditer(text, start, stop):
             line = self.line_at(m.start())
             if not BENIGN.search(line.text) and says_failed(line.text):
-                return self.exception_line(m.start())
+                return exception_line(text, m.start())
         return None
-
-    def exception_line(self, pos: int, *, limit: int = 200) -> int:
-        """From a traceback's header line ("Traceback (most recent call last):", also behind a Ray actor's
-        `(Name pid=..., ip=...)` prefix) to the exception line that ends it: the first later line with the same
-        prefix whose rest is not indented. Any other line: `pos` itself."""
-        text = self.text
-        start = text.rfind("\n", 0, pos) + 1
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        m = TRACEBACK.match(text, start, end)
-        if m is None:
-            return self._raised_after(pos, start, end, limit=limit)
-        prefix = m.group(1)
-        cursor = end
-        for _ in range(limit):
-            if cursor >= len(text):
-                break
-            nxt = cursor + 1
-            if not text.startswith(prefix, nxt):
-                break  # another process's output: the traceback is interleaved or cut here
-            rest = nxt + len(prefix)
-            if rest < len(text) and text[rest] not in " \t\n\r":
-                return nxt
-            cursor = text.find("\n", nxt)
-            cursor = len(text) if cursor < 0 else cursor
-        return pos
-
-    def _raised_after(self, pos: int, start: int, end: int, *, limit: int) -> int:
-        """Ray's "Unhandled error (suppress with ...): ray::Actor.method() (...)" heads the exception it prints
-        next: the first exception line below it (within `limit` lines) is what failed."""
-        text = self.text
-        if UNHANDLED.search(text, start, end) is None:
-            return pos
-        cursor = end
-        for _ in range(limit):
-            if cursor >= len(text):
-                break
-            nxt = cursor + 1
-            cursor = text.find("\n", nxt)
-            cursor = len(text) if cursor < 0 else cursor
-            if RAISED.match(text, nxt, cursor):
-                return nxt
-        return pos
 
     @cached_property
     def markers(self) -> Markers:
