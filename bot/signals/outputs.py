@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from bot.scope.target import PodCtx
 
 _PATH = r"[\"']?(/[^\s'\";&|<>()`,]+)"
-# Arguments and settings that name where results go: --output_dir=/x, save_path: /x, hydra.run.dir=/x, ...
+# Arguments and settings that name where outputs and checkpoints go: --output_dir=/x, save_path: /x,
+# hydra.run.dir=/x, ... (not where logs go: a log path is not the run's output).
 OUTPUT_ARG = re.compile(
-    r"(?i)(?:--|\b)(?:[\w.]*\.)?(?:output|out|save|ckpt|checkpoint|result|export|log|logging|run|exp|experiment)"
+    r"(?i)(?:--|\b)(?:[\w.]*\.)?(?:output|out|save|ckpt|checkpoint|result|export|run|exp|experiment)"
     r"[\w-]*?(?:_|-|\.)?(?:dir|path|root|folder|prefix)\b\s*[=: ]\s*" + _PATH
 )
 MKDIR = re.compile(r"\bmkdir\s+(?:-\w+\s+)*" + _PATH)
@@ -39,7 +40,7 @@ SAVED = re.compile(
 # Scratch that is meant to be thrown away, and the kernel's and runtime's own trees: never "lost output".
 SCRATCH = ("/dev/", "/proc/", "/sys/", "/run/", "/var/run/", "/tmp/ray", "/dev/shm")
 SCRATCH_FOR_SHELL = ("/tmp", "/var/tmp")  # mkdir and redirections there are scratch; output arguments are not
-OUTPUTISH = re.compile(r"(?i)out|result|ckpt|checkpoint|log|save|model|exp|run|train|eval|artifact")
+OUTPUTISH = re.compile(r"(?i)out|result|ckpt|checkpoint|save|model|exp|run|train|eval|artifact")
 MAX_PATHS = 3
 
 

@@ -2685,12 +2685,13 @@ def example_healthy() -> Scenario:
 
 
 
-def _run_script_failure(name: str, tail: str, *, fail_min: float = 9.0) -> tuple[Scenario, JobM]:
+def _run_script_failure(name: str, tail: str, *, fail_min: float = 9.0,
+                        run: str = DEFAULT_RUN) -> tuple[Scenario, JobM]:
     """A standard job whose cluster formed and whose run script then failed on the Head with `tail` (its driver
     output, Ray's actor lines prefixed with the worker's ip), before any training step; the Head restarted."""
     sc = Scenario(name)
     sc.cluster("gpu-a")
-    job = standard_job(sc, workers=2, age_min=45)
+    job = standard_job(sc, workers=2, age_min=45, head_kw={"run": run})
     fill_healthy_logs(job, steps=0)
     head = job.head.pods[0]
     head.logs["main"] += tail.replace("{WIP}", job.task("rollout").pods[1].ip)
@@ -2715,9 +2716,11 @@ def device_oom() -> Scenario:
         "has 76.73 GiB memory in use. Of the allocated memory 71.02 GiB is allocated by PyTorch, and 4.12 GiB is "
         "reserved by PyTorch but unallocated.\n"
         f"{lts(9.2, 41)}\tERROR worker.py:422 -- Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): "
-        "ray::EmbodiedFSDPActor.run_training() (pid=2417, ip={WIP})\n" + _HYDRA_TAIL))
+        "ray::EmbodiedFSDPActor.run_training() (pid=2417, ip={WIP})\n" + _HYDRA_TAIL),
+        run=DEFAULT_RUN + " runner.output_dir=/workspace/outputs/${RLINF_JOB_NAME}")
     sc.expects("The run script's actor ran out of GPU memory on its first training batch (CUDA out of memory); the "
-               "container was not OOMKilled, the Hydra wrapper's error and Ray's unhandled error follow it.",
+               "container was not OOMKilled, the Hydra wrapper's error and Ray's unhandled error follow it. The run "
+               "script also sends its outputs to /workspace/outputs, under no volumeMount.",
                first="rlark.run.device-oom", includes=["rlark.run.no-persistent-output"],
                excludes=["pod.run.oom-killed", "rlark.ray.memory-killed"])
     return sc
