@@ -33,7 +33,7 @@ _PLACEHOLDER = re.compile(
     | \$\(?[A-Za-z_][A-Za-z0-9_]*\)? | \$[0-9@*\#?] | \$\{\{[^{}]*\}\} | \$\([^()]*\) | `[^`]*`
     | (?:var|local|module|data|secrets|env|vars|inputs|steps|needs|matrix|github|values|Values)\.[A-Za-z_][\w.\[\]"'-]*
     | <set[ ]to[ ]the[ ]key[ ][^<>]*>.*
-    | %\([A-Za-z_]+\)s | %s | \{[A-Za-z_]*\}
+    | %\([A-Za-z_]+\)s | %[-+\ \#0]*(?:\d+|\*)?(?:\.\d+)?[sdbqiuxXcfgeE](?:\\[nrt])*["']? | \{[A-Za-z_]*\}
     | null | none | nil | true | false | yes | no | on | off | undefined | empty | unset | required | optional
     | redacted | masked | hidden | secret | password | changeme_placeholder | \[?hidden\]? | \[?masked\]?
     | (?:str|string|int|bool|bytes|secretstr|optional\[str\])
@@ -49,6 +49,17 @@ _IDENTIFIER = re.compile(r"[a-z]+[0-9]{0,3}(?:[._\-](?:[a-z]+[0-9]{0,3}|[0-9]+))
 def is_placeholder(value: str) -> bool:
     """Values that are a reference or a mask, not a credential (keeps redaction idempotent)."""
     return not value or value.startswith(REDACTED_PREFIX) or _PLACEHOLDER.fullmatch(value) is not None
+
+
+def key_shaped(value: str) -> bool:
+    """An access key ID: 16-40 upper-case letters and digits, both present."""
+    return (
+        16 <= len(value) <= 40
+        and value.isalnum()
+        and value.upper() == value
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
 
 
 def is_benign(value: str) -> bool:

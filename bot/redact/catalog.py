@@ -336,7 +336,7 @@ _TOOL_LITERALS = (
     *("--stdin", "--with-token", "sshpass", "mysql", "mariadb", "mongo", "redis-cli", "machine", "wandb.login"),
     *("wandb login", "pass:", "mc alias", "mc config", "mc.exe", "configure set", "config set", "sudo -S"),
     *("gh secret", "curl ", "wget ", "password ", "passwd ", "Client(", "Auth(", "Credentials(", "Credential("),
-    *("Minio(", "Session(", "CosConfig("),
+    *("Minio(", "Session(", "CosConfig(", "printf"),
 )
 _TOOL_CASED = (" -P ",)  # zip/unzip's password flag: the case matters
 _TOOL_REGEXES = (
@@ -389,8 +389,9 @@ def _encoded_patterns() -> list[Pattern]:
     pats.append(Pattern(r"[A-Za-z0-9_\-]\x1b\[[0-9;]*[A-Za-z][A-Za-z0-9_\-=:]", G_ANSI))
     pats.append(Pattern(r"[A-Za-z0-9_\-](?:\\u001[bB]|%1[bB])", G_ANSI))  # the same, JSON- or URL-encoded
     pats.append(
-        Pattern(r"[A-Za-z0-9_\-][ \t]*\x1b\[[0-9;]*[A-Za-z][ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
-    )  # key, colour, sep
+        Pattern(r"[A-Za-z0-9_\-][\"']?[ \t]*(?:\x1b\[[0-9;]*[A-Za-z][ \t]*)+[\"']?[ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
+    )  # key (its closing quote), colour, sep: a printed dict's "'password'\x1b[0m: "
+    pats.append(Pattern(r"[=:][ \t]*(?:\x1b\[[0-9;]*[A-Za-z][ \t]*)+[\"']", G_ANSI))  # sep, colour, a quoted value
     pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
     b64: set[str] = set()
     for word in (

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.redact import blocks, cjk, commands, decode, known, multiline, pem, structure, urls, wrap
+from bot.redact import blocks, cjk, commands, decode, known, multiline, pem, stdin, structure, urls, wrap
 from bot.redact.catalog import (
     FILTERS,
     G_B64,
@@ -155,6 +155,12 @@ class Redactor:
                 safe_end = start
                 break
             spans.extend(wrapped)
+            if ids is None or G_TOOL in ids:
+                piped = stdin.around(text, start, end, final=final)
+                if not isinstance(piped, list):
+                    safe_end = start
+                    break
+                spans.extend(piped)
             if ids is None or ids & multiline.GROUPS:
                 block = multiline.cover(text, start, end, line, spans, ids=ids, final=final)
                 if block == blocks.MORE:
@@ -164,6 +170,8 @@ class Redactor:
                     covered, open_at_end = len(text), True
                     break
                 covered = max(covered, block)
+        if not final:
+            safe_end = _held_back(text, safe_end, spans)
         spans = [s for s in spans if s.start < safe_end]
         spans.extend(known.echoes(text, spans, safe_end))
         for pattern in self._extra:
@@ -269,6 +277,18 @@ def _offsets(text: str, data: bytes) -> Callable[[int], int]:
         return lc
 
     return to_char
+
+
+def _held_back(text: str, safe_end: int, spans: list[Span]) -> int:
+    """A stream's text ends at a line end: its last line waits for the next one when a command reading a
+    password from stdin there would make it a credential (stdin.around then sees both), unless what came
+    before it has masked some of it already (a wrapped token's tail: that needs the line before)."""
+    if safe_end < len(text) or len(text) < 2:
+        return safe_end
+    last = text.rfind("\n", 0, len(text) - 1) + 1
+    if not stdin.may_precede(text[last : len(text) - 1]) or any(s.end > last for s in spans):
+        return safe_end
+    return last
 
 
 def _identity(b: int) -> int:
