@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.redact import blocks, cjk, commands, decode, known, multiline, pem, stdin, structure, urls, wrap
+from bot.redact import blocks, boxes, cjk, commands, decode, known, multiline, pairs, pem, stdin, structure, urls, wrap
 from bot.redact.catalog import (
     FILTERS,
     G_B64,
@@ -203,6 +203,8 @@ class Redactor:
             spans.extend(urls.scan_line(line))
         if ids is None or G_TOOL in ids or G_CMD in ids:
             spans.extend(commands.scan_line(line))
+            if "/" in line:
+                spans.extend(pairs.slash_pairs(line))
         if ids is None or G_CJK in ids:
             spans.extend(cjk.scan_line(line))
         if self._known and (ids is None or G_KNOWN in ids):
@@ -211,6 +213,8 @@ class Redactor:
             spans.extend(pem.in_line(line))
         if ids is None or G_KSECRET in ids:
             spans.extend(blocks.secret_inline(line))
+        if (spans or "***" in line or "[REDACTED" in line) and ("=" in line or ":" in line):
+            spans.extend(pairs.ids_beside(line, spans))
         if depth < MAX_DEPTH:
             decoded = self._decoded(line, ids, depth)
             if decoded:  # a value's own shape names it better than what its decoding holds
@@ -219,7 +223,7 @@ class Redactor:
 
     def _decoded(self, line: str, ids: frozenset[int] | None, depth: int) -> list[Span]:
         spans: list[Span] = []
-        for make in (decode.strip_ansi, decode.json_unescaped, decode.url_decoded):
+        for make in (decode.strip_ansi, decode.json_unescaped, decode.url_decoded, boxes.unboxed):
             view = make(line)
             if view is None or view.text == line:
                 continue

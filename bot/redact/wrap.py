@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from itertools import pairwise
 
+from bot.redact import boxes
 from bot.redact.allow import REDACTED_PREFIX
 from bot.redact.blocks import MORE, _lines_after, _shape, log_prefix
 from bot.redact.spans import PRIO_CONT, PRIO_TOKEN, Span
@@ -26,11 +27,15 @@ def wrapped(
     text: str, start: int, end: int, spans: list[Span], find: Callable[[str], list[Span]], *, final: bool
 ) -> list[Span] | int:
     """The tail of a token or value cut at the end of this line and continued on the next."""
-    line = text[start:end].rstrip("\r")
+    raw = text[start:end].rstrip("\r")
+    line = raw[: boxes.content_end(raw)] if raw[-1:] in boxes.BORDERS else raw  # a box's border is no text
     if len(line) < 4 or line[-1].isspace():
         return []
     line_end = start + len(line)
-    at_end = [s for s in spans if s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start)]
+    at_end = [  # a value cut at a box's border may have run on over it (an unclosed quote)
+        s for s in spans
+        if line_end <= s.end <= start + len(raw) and s.start < line_end and not text.startswith(REDACTED_PREFIX, s.start)
+    ]
     head_start = len(line.rstrip(_RUN_CHARS))
     head = line[head_start:]
     if not at_end and len(head) < 4:
@@ -47,6 +52,12 @@ def wrapped(
     if logp:
         pm = _shape(logp).match(value_line)
         skip = pm.end() if pm is not None else 0
+    if line is not raw:
+        skip = boxes.content_start(value_line, skip)
+    if at_end and line[-1] in "\"'":  # ('head'\n 'tail'): a long string printed in pieces, Python's concatenation
+        qm = _QUOTED_PIECE.match(value_line, skip)
+        if qm is not None and qm.group("q") == line[-1]:
+            return [Span(a + qm.start("v"), a + qm.end("v"), at_end[-1].kind, PRIO_CONT)]
     tm = _RUN_START.match(value_line, skip)
     if tm is None or (tm.end() < len(value_line) and value_line[tm.end()] not in _TAIL_END):
         return []
@@ -86,7 +97,8 @@ _FIXED_LENGTHS = (
     ("AIza", 39),
     *((p, 20) for p in ("AKIA", "ASIA")),
 )
-_TAIL_END = frozenset(" \t\r\"'`,;)]}")
+_QUOTED_PIECE = re.compile(r"""[ \t]*(?P<q>["'])(?P<v>[A-Za-z0-9+/=_\-.~]{2,})(?P=q)[ \t]*\)?[ \t]*,?""")
+_TAIL_END = frozenset(" \t\r\"'`,;)]}" + boxes.BORDERS)
 
 
 def _completes(head: str, tail: str) -> bool:
