@@ -21,7 +21,7 @@ _INNER = re.compile(rf"[ \t]+[{BORDERS}|][ \t]+")
 
 
 def boxed(line: str) -> bool:
-    return any(c in line for c in BORDERS) or _TABLE.match(line) is not None
+    return any(c in line for c in BORDERS) or ("|" in line and _TABLE.match(line) is not None)
 
 
 def content_end(line: str) -> int:

@@ -393,10 +393,10 @@ def _encoded_patterns() -> list[Pattern]:
         Pattern(r"[A-Za-z0-9_\-][\"']?[ \t]*(?:\x1b\[[0-9;]*[A-Za-z][ \t]*)+[\"']?[ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
     )  # key (its closing quote), colour, sep: a printed dict's "'password'\x1b[0m: "
     pats.append(Pattern(r"[=:][ \t]*(?:\x1b\[[0-9;]*[A-Za-z][ \t]*)+[\"']", G_ANSI))  # sep, colour, a quoted value
-    # a secret's key in a cell of a table or a box, its value in the next cell: "│ password │ VALUE │"
-    words = "|".join(KEY_WORDS)
-    borders = "|".join(["\\|", *BORDERS])  # an alternation: the prefilter matches bytes, and these are three
-    pats.append(Pattern(rf"(?i:{words})[A-Za-z0-9_.\-]*[\"']?[ \t]+(?:{borders})[ \t]+[^ \t\n|]", G_ANSI))
+    # box-drawing borders (rare in logs; a literal is what the prefilter finds fastest): a secret's key in one cell
+    # and its value in the next ("│ password │ VALUE │"), a value wrapped inside a panel (boxes.py). An
+    # alternation, not a class: the prefilter matches bytes, and each of these is three.
+    pats.append(Pattern("(?:" + "|".join(BORDERS) + ")", G_ANSI))
     pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
     b64: set[str] = set()
     for word in (

@@ -140,6 +140,7 @@ class Redactor:
         safe_end = len(text)
         covered = 0  # lines before this offset were consumed by a multi-line block
         open_at_end = False
+        ahead: list[tuple[int, int]] = []  # (start of a span on a following line, where its finder's lines start)
         if pem_open:
             tail = pem.tail(text, 0, spans)
             covered = len(text) if tail is None else tail
@@ -150,17 +151,18 @@ class Redactor:
             line = text[start:end]
             here = [Span(s.start + start, s.end + start, s.kind, s.prio) for s in self._line(line, ids, 0)]
             spans.extend(here)
+            if ids is None or G_TOOL in ids:
+                piped = stdin.around(text, start, end, final=final)
+                if not isinstance(piped, list):  # the next line is not in yet: this one and those it looks back on wait
+                    safe_end = stdin.window_start(text, start)
+                    break
+                spans.extend(piped)
+                ahead.extend((s.start, stdin.window_start(text, start)) for s in piped if s.start > end)
             wrapped = wrap.wrapped(text, start, end, here, self._joined, final=final)
             if not isinstance(wrapped, list):  # the next line is not in yet
                 safe_end = start
                 break
             spans.extend(wrapped)
-            if ids is None or G_TOOL in ids:
-                piped = stdin.around(text, start, end, final=final)
-                if not isinstance(piped, list):
-                    safe_end = start
-                    break
-                spans.extend(piped)
             if ids is None or ids & multiline.GROUPS:
                 block = multiline.cover(text, start, end, line, spans, ids=ids, final=final)
                 if block == blocks.MORE:
@@ -170,6 +172,9 @@ class Redactor:
                     covered, open_at_end = len(text), True
                     break
                 covered = max(covered, block)
+        for at, origin in ahead:  # a value masked on a line that now waits: the line that named it waits too
+            if at >= safe_end:
+                safe_end = min(safe_end, origin)
         if not final:
             safe_end = _held_back(text, safe_end, spans)
         spans = [s for s in spans if s.start < safe_end]
@@ -213,7 +218,7 @@ class Redactor:
             spans.extend(pem.in_line(line))
         if ids is None or G_KSECRET in ids:
             spans.extend(blocks.secret_inline(line))
-        if (spans or "***" in line or "[REDACTED" in line) and ("=" in line or ":" in line):
+        if spans or "***" in line or "[REDACTED" in line:
             spans.extend(pairs.ids_beside(line, spans))
         if depth < MAX_DEPTH:
             decoded = self._decoded(line, ids, depth)

@@ -21,9 +21,9 @@ _SECRET_SUFFIX = re.compile(
 )
 _ID_ASSIGN = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?P<k>[A-Za-z0-9_.\-]*?)" + _ID_SUFFIX
-    + r"""["']?[ \t]*[:=][ \t]*["']?(?P<v>[A-Za-z0-9_\-]{12,64})(?![A-Za-z0-9_\-])"""
+    + r"""["']?(?P<sep>[ \t]*[:=][ \t]*|[ \t]+)["']?(?P<v>[A-Za-z0-9_\-]{12,64})(?![A-Za-z0-9_\-])"""
 )
-_KEY_BEFORE = re.compile(r"""(?P<k>[A-Za-z0-9_.\-]+)["']?[ \t]*[:=][ \t]*["']?$""")
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _MASKED = re.compile(r"""(?P<k>[A-Za-z0-9_.\-]+)["']?[ \t]*[:=][ \t]*["']?(?:\*{3,}|\[REDACTED[^\]\s]*\]|<hidden>)""")
 SLASH_PAIR = re.compile(
     r"(?i:\b(?:ak|access[ _-]?key(?:[ _-]?id)?)[ \t]*/[ \t]*(?:sk|secret[ _-]?(?:access[ _-]?)?key))"
@@ -42,21 +42,39 @@ def ids_beside(line: str, spans: Iterable[Span]) -> list[Span]:
             if suffix is not None:
                 stems.add(_stem(m.group("k")[: suffix.start()]))
     for span in spans:
-        key = _KEY_BEFORE.search(line, max(0, span.start - 80), span.start)
-        if key is None:
-            continue
-        m = _SECRET_SUFFIX.search(key.group("k"))
+        key = _key_before(line, span.start)
+        m = _SECRET_SUFFIX.search(key) if key else None
         if m is not None:
-            stems.add(_stem(key.group("k")[: m.start()]))
+            stems.add(_stem(key[: m.start()]))
     if not stems:
         return []
     out: list[Span] = []
     for m in _ID_ASSIGN.finditer(line):
         value = m.group("v")
+        if not m.group("sep").strip() and not m.group("k").startswith("-"):
+            continue  # "client id X" in prose; "--client-id X" is a flag and its value
         taken = any(s.start < m.end("v") and m.start("v") < s.end for s in spans)
         if not taken and _stem(m.group("k")) in stems and not is_placeholder(value) and _id_like(value):
             out.append(Span(m.start("v"), m.end("v"), "cloud-access-key-id", PRIO_KEY))
     return out
+
+
+def _key_before(line: str, pos: int) -> str:
+    """The key of an assignment (``key=``, ``"key": ``) or a flag (``--key``) whose value starts at ``pos``; ""
+    when none."""
+    i = len(line[:pos].rstrip("\"'"))  # before the value's opening quote
+    k = len(line[:i].rstrip(" \t"))
+    if k > 0 and line[k - 1] in ":=":
+        end, flag = len(line[: k - 1].rstrip(" \t\"'")), False
+    elif k < i:
+        end, flag = k, True  # blanks alone: a flag's value
+    else:
+        return ""
+    j = end
+    while j > 0 and line[j - 1] in _KEY_CHARS:
+        j -= 1
+    key = line[j:end]
+    return "" if flag and not key.startswith("-") else key
 
 
 def slash_pairs(line: str) -> list[Span]:

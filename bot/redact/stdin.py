@@ -20,7 +20,7 @@ _READER = re.compile(
     r"--password-stdin|--passwd-stdin|--token-stdin|--with-token|\bpasswd[ \t]+--stdin\b"
     r"|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-S\b|\bchpasswd\b"
 )
-READER_WORDS = ("stdin", "--with-token", "chpasswd", "sudo")
+LOOK_BACK = 2  # lines
 # log prefixes repeated on every line, then the shell's trace marks ("+ ", "++ ")
 _PREFIX = re.compile(
     r"""(?:\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?"""
@@ -42,7 +42,7 @@ def around(text: str, start: int, end: int, *, final: bool) -> list[Span] | int:
         return []
     spans: list[Span] = []
     pos = start
-    for back in range(2):
+    for back in range(LOOK_BACK):
         if pos == 0:
             break
         a = text.rfind("\n", 0, pos - 1) + 1
@@ -58,6 +58,16 @@ def around(text: str, start: int, end: int, *, final: bool) -> list[Span] | int:
         return MORE
     found = _value(text, end + 1, nxt_end, lone=False)
     return [*spans, found] if found is not None else spans
+
+
+def window_start(text: str, start: int) -> int:
+    """Where the lines ``around`` looks back on from the line at ``start`` begin."""
+    pos = start
+    for _ in range(LOOK_BACK):
+        if pos == 0:
+            break
+        pos = text.rfind("\n", 0, pos - 1) + 1
+    return pos
 
 
 def may_precede(line: str) -> bool:

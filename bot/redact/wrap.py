@@ -38,7 +38,10 @@ def wrapped(
     ]
     head_start = len(line.rstrip(_RUN_CHARS))
     head = line[head_start:]
-    if not at_end and len(head) < 4:
+    pieces = []
+    if line[-1] in "\"'" and "(" + line[-1] in line:
+        pieces = [s for s in spans if s.end in (line_end, line_end - 1) and s.start < line_end - 1]
+    if not at_end and len(head) < 4 and not pieces:
         return []  # nothing cut here, whatever the next line holds: it need not be read (nor awaited)
     nxt = _lines_after(text, end + 1, 1, final=final)
     if nxt is None or (not nxt and not final):
@@ -54,10 +57,10 @@ def wrapped(
         skip = pm.end() if pm is not None else 0
     if line is not raw:
         skip = boxes.content_start(value_line, skip)
-    if at_end and line[-1] in "\"'":  # ('head'\n 'tail'): a long string printed in pieces, Python's concatenation
+    if pieces:  # ('head'\n 'tail'): a long string printed in pieces (Python's implicit concatenation)
         qm = _QUOTED_PIECE.match(value_line, skip)
-        if qm is not None and qm.group("q") == line[-1]:
-            return [Span(a + qm.start("v"), a + qm.end("v"), at_end[-1].kind, PRIO_CONT)]
+        if qm is not None and qm.group("q") == line[-1] and not value_line[qm.end() : boxes.content_end(value_line)].strip():
+            return [Span(a + qm.start("v"), a + qm.end("v"), pieces[-1].kind, PRIO_CONT)]
     tm = _RUN_START.match(value_line, skip)
     if tm is None or (tm.end() < len(value_line) and value_line[tm.end()] not in _TAIL_END):
         return []
