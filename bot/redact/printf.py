@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from bot.redact.allow import is_placeholder, key_shaped, looks_secret
+from bot.redact.allow import is_file_path, is_placeholder, is_setting, key_shaped, looks_secret
 from bot.redact.keys import classify
 from bot.redact.spans import PRIO_STRUCT, Span
 
@@ -26,6 +26,7 @@ _ESCAPES = re.compile(r"\\[nrt]")
 _KEY_BEFORE = re.compile(r"""(?P<k>[A-Za-z_][\w.\-]*)\\?["']?[ \t]*[:=]?[ \t]*\\?["']?$""")
 _SCHEMES_BEFORE = re.compile(r"(?:Basic|Bearer|token|Token)[ \t]+$")
 MAX_ARGS = 32
+MIN_VALUE = 4
 _PAIRED = "password"
 
 
@@ -41,8 +42,10 @@ def scan_line(line: str) -> list[Span]:
         args = words[1:]
         for j, (start, end, value) in enumerate(args):
             role = kinds[j % len(kinds)]
-            if role is None or is_placeholder(value) or "$" in value or (not role[1] and not looks_secret(value)):
+            if role is None or is_placeholder(value) or "$" in value or len(value) < MIN_VALUE:
                 continue
+            if is_setting(role[2], value) or is_file_path(value) or (not role[1] and not looks_secret(value)):
+                continue  # "token_level_loss=%s 1", a path to where the secret lives
             spans.append(Span(start, end, role[0], PRIO_STRUCT))
             if role[0] == _PAIRED and j and key_shaped(args[j - 1][2]):  # "AK:SK" into an s3fs password file
                 spans.append(Span(args[j - 1][0], args[j - 1][1], "cloud-access-key-id", PRIO_STRUCT))
@@ -62,10 +65,10 @@ def _words(line: str, pos: int) -> Iterator[tuple[int, int, str]]:
             return  # glued to something else ("a"$b, a redirection): the command's words end here
 
 
-def _roles(fmt: str) -> list[tuple[str, bool] | None]:
-    """For each conversion of the format that takes an argument: the credential's kind and whether the key alone
-    says so (else the value must look like a credential), or None."""
-    kinds: list[tuple[str, bool] | None] = []
+def _roles(fmt: str) -> list[tuple[str, bool, str] | None]:
+    """For each conversion of the format that takes an argument: the credential's kind, whether the key alone
+    says so (else the value must look like a credential) and the key; or None."""
+    kinds: list[tuple[str, bool, str] | None] = []
     last = 0
     for m in _CONVERSION.finditer(fmt):
         if m.group("c") is None:  # "%%"
@@ -76,13 +79,14 @@ def _roles(fmt: str) -> list[tuple[str, bool] | None]:
     return kinds
 
 
-def _kind(before: str, *, previous: list[tuple[str, bool] | None], first: bool) -> tuple[str, bool] | None:
+def _kind(before: str, *, previous: list[tuple[str, bool, str] | None],
+          first: bool) -> tuple[str, bool, str] | None:
     if before == ":" and previous and not first:
-        return _PAIRED, True  # "%s:%s": user, then password (basic auth, s3fs's AK:SK)
+        return _PAIRED, True, ""  # "%s:%s": user, then password (basic auth, s3fs's AK:SK)
     if _SCHEMES_BEFORE.search(before):
-        return "token", True
+        return "token", True, ""
     key = _KEY_BEFORE.search(before)
     if key is None:
         return None
     cls = classify(key.group("k"))
-    return None if cls is None else (cls.kind, cls.strong)
+    return None if cls is None else (cls.kind, cls.strong, key.group("k"))

@@ -97,10 +97,10 @@ def _match(line: str, *, lone: bool) -> tuple[int, int] | None:
 
 
 def _plausible(value: str) -> bool:
-    """A word alone on its line that may be a password: not a placeholder, number, digest or path, and mixing
-    letters with digits (or looking random)."""
+    """A word alone on its line that may be a password: not a placeholder, number, digest, path or plain word, and
+    mixing letters with digits (or looking random)."""
     if is_placeholder(value) or is_benign(value) or value.startswith(("/", "./", "~", "http")):
         return False
-    return looks_secret(value) or (
-        len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-    )
+    if len(value) < 8 or value.isalpha() and not any(c.isupper() for c in value[1:]):
+        return False  # a word ("Authenticating", "Done"), not a password
+    return looks_secret(value) or (any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
