@@ -163,6 +163,7 @@ class Redactor:
                 safe_end = start
                 break
             spans.extend(wrapped)
+            ahead.extend((s.start, start) for s in wrapped if s.start > end)
             if ids is None or ids & multiline.GROUPS:
                 block = multiline.cover(text, start, end, line, spans, ids=ids, final=final)
                 if block == blocks.MORE:
