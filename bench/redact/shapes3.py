@@ -62,7 +62,9 @@ def stdin_echo(rng: random.Random) -> Record:
     v = _pw(rng) if rng.random() < 0.6 else _secret(rng)
     login = "+ " + rng.choice(_LOGIN)
     quoted = rng.choice([v, f"'{v}'", f'"{v}"'])
-    echo = rng.choice([f"+ echo {quoted}", f"+ echo -n {quoted}", f"+ printf %s {quoted}", f"+ printf '%s\\n' {quoted}"])
+    echo = rng.choice(
+        [f"+ echo {quoted}", f"+ echo -n {quoted}", f"+ printf %s {quoted}", f"+ printf '%s\\n' {quoted}"]
+    )
     shapes = [
         [echo, login],
         [login, echo],

@@ -25,7 +25,8 @@ _BENIGN = re.compile(
     | [+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[a-zA-Z%]{0,3}   # numbers with units
     | \d{4}-\d\d-\d\d[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?   # timestamps
     # cache keys (actions/cache "Linux-pip-<sha256 of the lock files>"): words, then digests
-    | (?:(?:(?:[A-Z]?[a-z]+|[A-Z]+)[0-9._]*|[0-9][0-9._]*)-)+(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{64})(?:-[0-9a-f]{64})*
+    | (?:(?:(?:[A-Z]?[a-z]+|[A-Z]+)[0-9._]*|[0-9][0-9._]*)-)+
+      (?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{64})(?:-[0-9a-f]{64})*
     """
 )
 _PLACEHOLDER = re.compile(

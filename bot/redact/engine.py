@@ -32,6 +32,7 @@ from bot.redact.catalog import (
     build,
 )
 from bot.redact.config import RedactionSettings
+from bot.redact.offsets import char_offsets
 from bot.redact.prefilter import DatabaseCache, Prefilter
 from bot.redact.results import Detection, Redacted
 from bot.redact.rules import TOKEN_RULES
@@ -130,7 +131,7 @@ class Redactor:
                 cut = text.find("\n", pos + step) + 1 or n
             piece = text[pos:cut] if pos or cut < n else text
             data = piece.encode("utf-8", "surrogatepass")
-            to_char = _offsets(piece, data)
+            to_char = char_offsets(piece, data)
             for bstart, bend, ids in self._pre.lines(data):
                 yield pos + to_char(bstart), pos + to_char(bend), ids
             pos = cut
@@ -177,7 +178,7 @@ class Redactor:
             if at >= safe_end:
                 safe_end = min(safe_end, origin)
         if not final:
-            safe_end = _held_back(text, safe_end, spans)
+            safe_end = stdin.held_back(text, safe_end, spans)
         spans = [s for s in spans if s.start < safe_end]
         spans.extend(known.echoes(text, spans, safe_end))
         for pattern in self._extra:
@@ -270,39 +271,6 @@ class Redactor:
         if ids is not None and not ids:
             return []
         return [s for s in self._line(text, ids, MAX_DEPTH) if s.prio == PRIO_TOKEN]
-
-
-def _offsets(text: str, data: bytes) -> Callable[[int], int]:
-    """byte offset -> str index; identity for ASCII, incremental decoding otherwise (offsets ascend)."""
-    if len(data) == len(text):
-        return _identity
-    state = [0, 0]
-
-    def to_char(b: int) -> int:
-        lb, lc = state
-        if b < lb:
-            lb, lc = 0, 0
-        lc += len(data[lb:b].decode("utf-8", "surrogatepass"))
-        state[0], state[1] = b, lc
-        return lc
-
-    return to_char
-
-
-def _held_back(text: str, safe_end: int, spans: list[Span]) -> int:
-    """A stream's text ends at a line end: its last line waits for the next one when a command reading a
-    password from stdin there would make it a credential (stdin.around then sees both), unless what came
-    before it has masked some of it already (a wrapped token's tail: that needs the line before)."""
-    if safe_end < len(text) or len(text) < 2:
-        return safe_end
-    last = text.rfind("\n", 0, len(text) - 1) + 1
-    if not stdin.may_precede(text[last : len(text) - 1]) or any(s.end > last for s in spans):
-        return safe_end
-    return last
-
-
-def _identity(b: int) -> int:
-    return b
 
 
 def redacted_counts(results: Iterable[Redacted]) -> Mapping[str, int]:

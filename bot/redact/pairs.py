@@ -14,7 +14,10 @@ from collections.abc import Iterable
 from bot.redact.allow import is_placeholder, key_shaped
 from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
 
-_ID_SUFFIX = r"(?:USER(?:NAME)?|User(?:name)?|user(?:name)?|_?I[Dd]|_?id|AK|ak|ACCESS_?KEY(?:_?ID)?|[Aa]ccess_?[Kk]ey(?:_?[Ii]d)?)"
+_ID_SUFFIX = (
+    r"(?:USER(?:NAME)?|User(?:name)?|user(?:name)?|_?I[Dd]|_?id|AK|ak|ACCESS_?KEY(?:_?ID)?"
+    r"|[Aa]ccess_?[Kk]ey(?:_?[Ii]d)?)"
+)
 _SECRET_SUFFIX = re.compile(
     r"(?:PASSWORD|[Pp]assword|PASS|SECRET(?:_?KEY)?|[Ss]ecret(?:_?[Kk]ey)?|SK|sk|SECRET_?ACCESS_?KEY"
     r"|[Ss]ecret_?[Aa]ccess_?[Kk]ey)$"
@@ -43,9 +46,9 @@ def ids_beside(line: str, spans: Iterable[Span]) -> list[Span]:
                 stems.add(_stem(m.group("k")[: suffix.start()]))
     for span in spans:
         key = _key_before(line, span.start)
-        m = _SECRET_SUFFIX.search(key) if key else None
-        if m is not None:
-            stems.add(_stem(key[: m.start()]))
+        suffix = _SECRET_SUFFIX.search(key) if key else None
+        if suffix is not None:
+            stems.add(_stem(key[: suffix.start()]))
     if not stems:
         return []
     out: list[Span] = []

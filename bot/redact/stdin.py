@@ -101,6 +101,18 @@ def _plausible(value: str) -> bool:
     mixing letters with digits (or looking random)."""
     if is_placeholder(value) or is_benign(value) or value.startswith(("/", "./", "~", "http")):
         return False
-    if len(value) < 8 or value.isalpha() and not any(c.isupper() for c in value[1:]):
+    if len(value) < 8 or (value.isalpha() and not any(c.isupper() for c in value[1:])):
         return False  # a word ("Authenticating", "Done"), not a password
     return looks_secret(value) or (any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+
+
+def held_back(text: str, safe_end: int, spans: list[Span]) -> int:
+    """A stream's text ends at a line end: its last line waits for the next one when a command reading a
+    password from stdin there would make it a credential (stdin.around then sees both), unless what came
+    before it has masked some of it already (a wrapped token's tail: that needs the line before)."""
+    if safe_end < len(text) or len(text) < 2:
+        return safe_end
+    last = text.rfind("\n", 0, len(text) - 1) + 1
+    if not may_precede(text[last : len(text) - 1]) or any(s.end > last for s in spans):
+        return safe_end
+    return last

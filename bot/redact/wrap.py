@@ -34,13 +34,12 @@ def wrapped(
     line_end = start + len(line)
     at_end = [  # a value cut at a box's border may have run on over it (an unclosed quote)
         s for s in spans
-        if line_end <= s.end <= start + len(raw) and s.start < line_end and not text.startswith(REDACTED_PREFIX, s.start)
+        if line_end <= s.end <= start + len(raw) and s.start < line_end
+        and not text.startswith(REDACTED_PREFIX, s.start)
     ]
     head_start = len(line.rstrip(_RUN_CHARS))
     head = line[head_start:]
-    pieces = []
-    if line[-1] in "\"'" and "(" + line[-1] in line:
-        pieces = [s for s in spans if s.end in (line_end, line_end - 1) and s.start < line_end - 1]
+    pieces = _pieces(line, line_end, spans)
     if not at_end and len(head) < 4 and not pieces:
         return []  # nothing cut here, whatever the next line holds: it need not be read (nor awaited)
     nxt = _lines_after(text, end + 1, 1, final=final)
@@ -50,16 +49,11 @@ def wrapped(
         return []
     a, b = nxt[0]
     value_line = text[a:b].rstrip("\r")
-    logp = log_prefix(line)
-    skip = 0
-    if logp:
-        pm = _shape(logp).match(value_line)
-        skip = pm.end() if pm is not None else 0
-    if line is not raw:
-        skip = boxes.content_start(value_line, skip)
+    skip = _tail_start(line, value_line, boxed=line is not raw)
     if pieces:  # ('head'\n 'tail'): a long string printed in pieces (Python's implicit concatenation)
         qm = _QUOTED_PIECE.match(value_line, skip)
-        if qm is not None and qm.group("q") == line[-1] and not value_line[qm.end() : boxes.content_end(value_line)].strip():
+        rest = value_line[qm.end() : boxes.content_end(value_line)] if qm is not None else "x"
+        if qm is not None and qm.group("q") == line[-1] and not rest.strip():
             return [Span(a + qm.start("v"), a + qm.end("v"), pieces[-1].kind, PRIO_CONT)]
     tm = _RUN_START.match(value_line, skip)
     if tm is None or (tm.end() < len(value_line) and value_line[tm.end()] not in _TAIL_END):
@@ -89,6 +83,23 @@ def wrapped(
             out.append(Span(start + head_start + s.start, line_end, s.kind, PRIO_TOKEN))
             out.append(Span(a + tm.start(), a + tm.start() + s.end - cut, s.kind, PRIO_CONT))
     return out
+
+
+def _pieces(line: str, line_end: int, spans: list[Span]) -> list[Span]:
+    """Spans of a quoted value closing a line that opened it in parentheses: ``token = ('head'``."""
+    if line[-1] not in "\"'" or "(" + line[-1] not in line:
+        return []
+    return [s for s in spans if s.end in (line_end, line_end - 1) and s.start < line_end - 1]
+
+
+def _tail_start(line: str, value_line: str, *, boxed: bool) -> int:
+    """Where the next line's text starts: after the log prefix the cut line has too, and a box's border."""
+    logp = log_prefix(line)
+    skip = 0
+    if logp:
+        pm = _shape(logp).match(value_line)
+        skip = pm.end() if pm is not None else 0
+    return boxes.content_start(value_line, skip) if boxed else skip
 
 
 # Token families of one fixed length: a shorter match at a line's end is a cut token, and the next line's
