@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from bot.redact import printf
+from bot.redact import pairs, printf
 from bot.redact.allow import is_placeholder, key_shaped, looks_secret
 from bot.redact.blocks import log_prefix
 from bot.redact.keys import classify
@@ -154,6 +154,8 @@ def scan_line(line: str) -> list[Span]:
     if "|" in line and ("echo" in line or "printf" in line):
         for m in _PIPED.finditer(line):
             spans.extend(_spans(m, "v", "password"))
+    if "/" in line and ("sk" in low or "secret" in low):
+        spans.extend(pairs.slash_pairs(line))
     if "printf" in line:
         spans.extend(printf.scan_line(line))
     if "::add-mask::" in line:

@@ -210,8 +210,6 @@ class Redactor:
             spans.extend(urls.scan_line(line))
         if ids is None or G_TOOL in ids or G_CMD in ids:
             spans.extend(commands.scan_line(line))
-            if "/" in line:
-                spans.extend(pairs.slash_pairs(line))
         if ids is None or G_CJK in ids:
             spans.extend(cjk.scan_line(line))
         if self._known and (ids is None or G_KNOWN in ids):
@@ -220,7 +218,7 @@ class Redactor:
             spans.extend(pem.in_line(line))
         if ids is None or G_KSECRET in ids:
             spans.extend(blocks.secret_inline(line))
-        if spans or "***" in line or "[REDACTED" in line:
+        if (spans or "***" in line or "[REDACTED" in line) and pairs.two_keys(line):
             spans.extend(pairs.ids_beside(line, spans))
         if depth < MAX_DEPTH:
             decoded = self._decoded(line, ids, depth)

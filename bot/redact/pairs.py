@@ -80,6 +80,11 @@ def _key_before(line: str, pos: int) -> str:
     return "" if flag and not key.startswith("-") else key
 
 
+def two_keys(line: str) -> bool:
+    """Whether a line may hold two assignments or flags (a pair needs both)."""
+    return line.count("=") + line.count(":") >= 2 or line.count(" -") >= 2 or line.count("--") >= 2
+
+
 def slash_pairs(line: str) -> list[Span]:
     out: list[Span] = []
     for m in SLASH_PAIR.finditer(line):
