@@ -60,4 +60,4 @@ def test_a_warning_of_an_earlier_instance_does_not_outrank_two_errors(
     assert status == 0
     severities = [f["severity"] for f in findings]
     assert severities.count("error") >= 2 and "warning" in severities  # the situation the rule is about
-    assert findings[0]["severity"] == "error", [(f["id"], f["severity"]) for f in findings]
+    assert findings[0]["severity"] == "error", [(f["case"], f["severity"]) for f in findings]
