@@ -82,7 +82,7 @@ def _key_before(line: str, pos: int) -> str:
 
 def two_keys(line: str) -> bool:
     """Whether a line may hold two assignments or flags (a pair needs both)."""
-    return line.count("=") + line.count(":") >= 2 or line.count(" -") >= 2 or line.count("--") >= 2
+    return line.count("=") + line.count(": ") + line.count('":') >= 2 or line.count("--") >= 2 or line.count(" -") >= 2
 
 
 def slash_pairs(line: str) -> list[Span]:
