@@ -154,7 +154,7 @@ def scan_line(line: str) -> list[Span]:
     if "|" in line and ("echo" in line or "printf" in line):
         for m in _PIPED.finditer(line):
             spans.extend(_spans(m, "v", "password"))
-    if "/" in line and ("sk" in low or "secret" in low):
+    if "/" in line and (("ak" in low and "sk" in low) or ("key" in low and "secret" in low)):
         spans.extend(pairs.slash_pairs(line))
     if "printf" in line:
         spans.extend(printf.scan_line(line))

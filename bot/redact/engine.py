@@ -157,14 +157,16 @@ class Redactor:
                 if not isinstance(piped, list):  # the next line is not in yet: this one and those it looks back on wait
                     safe_end = stdin.window_start(text, start)
                     break
-                spans.extend(piped)
-                ahead.extend((s.start, stdin.window_start(text, start)) for s in piped if s.start > end)
+                if piped:
+                    spans.extend(piped)
+                    ahead.extend((s.start, stdin.window_start(text, start)) for s in piped if s.start > end)
             wrapped = wrap.wrapped(text, start, end, here, self._joined, final=final)
             if not isinstance(wrapped, list):  # the next line is not in yet
                 safe_end = start
                 break
-            spans.extend(wrapped)
-            ahead.extend((s.start, start) for s in wrapped if s.start > end)
+            if wrapped:
+                spans.extend(wrapped)
+                ahead.extend((s.start, start) for s in wrapped if s.start > end)
             if ids is None or ids & multiline.GROUPS:
                 block = multiline.cover(text, start, end, line, spans, ids=ids, final=final)
                 if block == blocks.MORE:
@@ -218,7 +220,7 @@ class Redactor:
             spans.extend(pem.in_line(line))
         if ids is None or G_KSECRET in ids:
             spans.extend(blocks.secret_inline(line))
-        if (spans or "***" in line or "[REDACTED" in line) and pairs.two_keys(line):
+        if (spans or "***" in line or "[REDACTED" in line) and pairs.may_pair(line):
             spans.extend(pairs.ids_beside(line, spans))
         if depth < MAX_DEPTH:
             decoded = self._decoded(line, ids, depth)
