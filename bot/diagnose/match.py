@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
 from bot.diagnose.logscan import LogMatcher
 from bot.models import ContainerState
+from bot.models.k8s import Event
 from bot.runbook.schema import ContainerCond, EventCond, LogCond, PodCond, Trigger
 from bot.scope.hits import EvidenceItem, Hit, LogAt, clip, log_at, log_item
 from bot.scope.logview import starts_as_note
@@ -95,7 +97,31 @@ def match_pod(cond: PodCond, ctx: PodCtx) -> EvidenceItem | None:
     return EvidenceItem(ctx.key, f"pod {detail}")
 
 
-def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
+@dataclass(frozen=True)
+class _EventHit:
+    item: EvidenceItem
+    when: datetime | None
+    earlier: bool  # about an earlier instance of the pod (another UID): its history, not its present
+
+
+def _instance_of(ev: Event, ctx: PodCtx) -> tuple[bool, bool]:
+    """(belongs to this pod's story, is about an earlier instance). An event belongs to one object instance and
+    one moment: an event about the node from before this pod existed says nothing about the pod (the node was
+    NotReady, then recovered, then the pod came); an event about the pod's name with another UID is about the
+    instance this one replaced (evicted and recreated): its history, kept, and marked as earlier."""
+    pod = ctx.pod
+    if pod is None:
+        return True, False
+    io = ev.involved_object
+    if io.kind == "Node":
+        created = pod.metadata.creation_timestamp
+        last = ev.last_timestamp or ev.event_time or ev.when
+        return created is None or last is None or last >= created, False
+    uid = pod.metadata.uid
+    return True, io.kind == "Pod" and bool(uid and io.uid and io.uid != uid)
+
+
+def match_event(cond: EventCond, ctx: PodCtx) -> _EventHit | None:
     for ev in ctx.events:  # already in time order (scope)
         if ev.involved_object.kind != cond.kind or not _found(cond.reason, ev.reason):
             continue
@@ -103,8 +129,13 @@ def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
             continue
         if cond.message is not None and not cond.message.search(ev.message):
             continue
+        belongs, earlier = _instance_of(ev, ctx)
+        if not belongs:
+            continue
         count = f" (x{ev.count})" if ev.count and ev.count > 1 else ""
-        return EvidenceItem(ev.ref(), f"{ev.type or 'Event'} {ev.reason}{count}: {clip(ev.message)}")
+        about = f" [earlier instance {ev.involved_object.uid}]" if earlier else ""
+        return _EventHit(EvidenceItem(ev.ref(), f"{ev.type or 'Event'} {ev.reason}{count}{about}: {clip(ev.message)}"),
+                         ev.when, earlier)
     return None
 
 
@@ -140,6 +171,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     earlier = False
     at: LogAt | None = None
     concrete = True
+    when: datetime | None = None
     if trigger.container is not None:
         got = match_container(trigger.container, ctx)
         if got is None:
@@ -152,10 +184,12 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
             return None
         items.append(item)
     if trigger.event is not None:
-        item = match_event(trigger.event, ctx)
-        if item is None:
+        found_event = match_event(trigger.event, ctx)
+        if found_event is None:
             return None
-        items.append(item)
+        items.append(found_event.item)
+        when = found_event.when
+        earlier = earlier or found_event.earlier
     if trigger.log is not None:
         found = match_log(trigger.log, ctx, matcher=matcher, candidates=candidates)
         if found is None:
@@ -166,4 +200,4 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     if stage is None and trigger.log is None and ctx.main_log is not None and ctx.main_log.markers.any:
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
-    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at, concrete=concrete)
+    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at, concrete=concrete, when=when)

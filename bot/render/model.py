@@ -109,3 +109,4 @@ class Report(_View):
     first_error: FirstErrorView | None
     facts: FactsView
     withheld: Counter[str]
+    why_first: tuple[str, ...] = ()  # why the first finding is the answer (the ranking's rule and relations)

@@ -67,6 +67,7 @@ class ContractReport(TypedDict):
     redactions: int
     first_error: ContractFirstError | None
     not_collected: list[str]  # what could not be read (lists, logs, clusters): "incomplete" says if it matters
+    why_first: list[str]  # additive: why the first finding won (the ranking rule and what it explains)
 
 
 def _finding(f: Finding, lang: str) -> FindingView:
@@ -121,6 +122,7 @@ def build_report(diag: Diagnosis, lang: str) -> Report:
         first_error=_first_error(diag.first_error),
         facts=_facts(diag.facts),
         withheld=Counter(e.withheld for f in diag.findings for e in f.evidence if e.withheld),
+        why_first=tuple(diag.why_first),
     )
 
 
@@ -141,4 +143,5 @@ def contract_json(report: Report) -> ContractReport:
         "redactions": 0,
         "first_error": None if fe is None else {"source": fe.source, "line": fe.line, "text": fe.text},
         "not_collected": list(report.not_collected),
+        "why_first": list(report.why_first),
     }
