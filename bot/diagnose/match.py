@@ -56,7 +56,19 @@ def _state_ok(cond: ContainerCond, st: _State) -> bool:
     return cond.nonzero_exit is None or (st.exit_code is not None and (st.exit_code != 0) == cond.nonzero_exit)
 
 
-def match_container(cond: ContainerCond, ctx: PodCtx) -> tuple[EvidenceItem, bool] | None:
+PLAIN_ENDINGS = ("", "Error", "Completed")  # how any instance ends; any other reason is the kubelet's verdict
+
+
+@dataclass(frozen=True)
+class _StateHit:
+    item: EvidenceItem
+    earlier: bool  # the last (earlier) state, not the current one
+    ended: datetime | None  # when the terminated instance finished
+    verdict: bool  # terminated with a reason of its own (OOMKilled, ...): a fact no reading of a log discards
+
+
+def match_container(cond: ContainerCond, ctx: PodCtx) -> _StateHit | None:
+    """The first container state that meets `cond`."""
     if ctx.pod is None:
         return None
     for status, init in ctx.pod.all_statuses():
@@ -76,7 +88,9 @@ def match_container(cond: ContainerCond, ctx: PodCtx) -> tuple[EvidenceItem, boo
             if status.restart_count:
                 parts.append(f"{status.restart_count} restarts")
             text = ", ".join(p for p in parts if p) + (f": {clip(st.message)}" if st.message else "")
-            return EvidenceItem(f"{ctx.key}:{status.name}", text), bool(label)
+            ended = state.terminated.finished_at if state.terminated is not None else None
+            verdict = st.kind == "terminated" and st.reason not in PLAIN_ENDINGS
+            return _StateHit(EvidenceItem(f"{ctx.key}:{status.name}", text), bool(label), ended, verdict)
     return None
 
 
@@ -172,12 +186,13 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     at: LogAt | None = None
     concrete = True
     when: datetime | None = None
+    verdict = False
     if trigger.container is not None:
         got = match_container(trigger.container, ctx)
         if got is None:
             return None
-        items.append(got[0])
-        earlier = got[1]
+        items.append(got.item)
+        earlier, when, verdict = got.earlier, got.ended, got.verdict
     if trigger.pod is not None:
         item = match_pod(trigger.pod, ctx)
         if item is None:
@@ -188,7 +203,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
         if found_event is None:
             return None
         items.append(found_event.item)
-        when = found_event.when
+        when = found_event.when or when
         earlier = earlier or found_event.earlier
     if trigger.log is not None:
         found = match_log(trigger.log, ctx, matcher=matcher, candidates=candidates)
@@ -200,4 +215,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     if stage is None and trigger.log is None and ctx.main_log is not None and ctx.main_log.markers.any:
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
-    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at, concrete=concrete, when=when)
+    # A log line's own time is read later (engine._refine): it places the hit more precisely than a state or event.
+    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at,
+               concrete=concrete and not trigger.waits, when=None if at is not None else when,
+               state=verdict)

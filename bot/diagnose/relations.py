@@ -6,8 +6,10 @@ relation decides; at equal strength neither is the other's explanation):
 
 * `earlier-failure` (explain.py): hit by hit, an earlier failure along the way a job starts, on the same pod or on
   a pod the other depends on, never one stamped after its supposed consequence.
-* `supersedes` (the runbook's `supersedes:`): the case names what the other only shows, on the same pod.
-* `catch-all`: a `generic: true` case says something failed where a specific matched case says what failed.
+* `supersedes` (the runbook's `supersedes:`): the case names what the other only shows, on the same pod; never
+  when the other began first (an agent lost minutes ago does not explain a failure half an hour old).
+* `catch-all`: a `generic: true` case says something failed where a specific matched case says what failed
+  (unless the catch-all's failure began before the specific one: then it is not that one's consequence).
 * `describes`: an alert says how long something has been wrong; a matched cause says why. An alert that
   itself `supersedes` a matched cause (an unhealthy NodePool behind "Insufficient") is that cause, not a description.
 """
@@ -49,6 +51,11 @@ def _failure(f: Finding) -> bool:
     return f.severity in FAILURE_SEVERITIES and f.case.category != "risk"
 
 
+def _began_before(b: Finding, a: Finding) -> bool:
+    """Whether `b` is stamped before `a` began: a cause never comes after its consequence."""
+    return b.when is not None and a.when is not None and b.when < a.when
+
+
 def relations(findings: list[Finding]) -> dict[tuple[str, str], Relation]:
     """(explaining case, explained case) -> the strongest relation between them, over the matched findings."""
     out: dict[tuple[str, str], Relation] = {}
@@ -65,12 +72,12 @@ def relations(findings: list[Finding]) -> dict[tuple[str, str], Relation]:
                 add(present[a_id], b, EARLIER_FAILURE)
     for a in findings:
         for ref in a.case.supersedes:
-            if ref in present:
+            if ref in present and not _began_before(present[ref], a):
                 add(a, present[ref], SUPERSEDES)
         if not _failure(a) or a.case.category == "alert":
             continue
         for b in findings:
-            if b.case.generic and not a.case.generic and _failure(b):
+            if b.case.generic and not a.case.generic and _failure(b) and not _began_before(b, a):
                 add(a, b, CATCH_ALL)
             if b.case.category == "alert" and not (set(b.case.supersedes) & set(present)):
                 add(a, b, DESCRIBES)

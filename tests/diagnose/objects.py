@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.models import Evidence, Pod, Target
+from bot.models import Evidence, LogExcerpt, LogSource, Pod, Target
 from bot.models.k8s import Event, Node
 from bot.redact import Redactor
 from bot.runbook import Runbook
@@ -60,10 +60,17 @@ def event(obj: str, reason: str, message: str, *, kind: str = "Pod", minutes_ago
     return e
 
 
+def log(pod_name: str, text: str, *, container: str = "main", previous: bool = False) -> LogExcerpt:
+    return LogExcerpt(source=LogSource(cluster=CLUSTER, namespace=NS, pod=pod_name, container=container,
+                                       previous=previous), text=text)
+
+
 def evidence(*objects: object) -> Evidence:
     ev = Evidence(captured_at=NOW, clusters=[CLUSTER])
     for o in objects:
-        if isinstance(o, Pod):
+        if isinstance(o, LogExcerpt):
+            ev.logs.append(o)
+        elif isinstance(o, Pod):
             ev.pods.append(o)
         elif isinstance(o, Node):
             ev.nodes.append(o)
