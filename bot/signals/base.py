@@ -47,3 +47,16 @@ def main_exit(ctx: PodCtx) -> tuple[int, str] | None:
             if state.terminated is not None:
                 return state.terminated.exit_code, state.terminated.reason
     return None
+
+
+def failed(ctx: PodCtx) -> bool:
+    """Whether the pod shows a failure of its own: Failed, a non-zero exit, a restart or a waiting reason that is
+    not the ordinary way of starting."""
+    pod = ctx.pod
+    if pod is None:
+        return False
+    exit_info = main_exit(ctx)
+    if pod.status.phase == "Failed" or (exit_info is not None and exit_info[0] != 0):
+        return True
+    return any(s.restart_count > 0 or (s.state.waiting is not None and s.state.waiting.reason not in (
+        "", "ContainerCreating", "PodInitializing")) for s, _ in pod.all_statuses())
