@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
+from bot.models import Evidence
 from bot.runbook import Runbook
 from bot.scope.fit import NodeShape, PodShape, Requirement, Taint, Toleration, fit, judge, quantity
 from bot.scope.fitobjects import node_shapes, pod_shape
-from diagnose.objects import diagnose_pod, event, evidence, node, pod
+from diagnose.objects import NOW, diagnose_pod, event, evidence, node, pod, stamp
 
 
 @pytest.mark.parametrize(("text", "value"), [("500m", "0.5"), ("4Gi", str(4 * 2**30)), ("1k", "1000"), ("8", "8"),
@@ -175,3 +177,56 @@ def test_when_some_node_fits_the_objects_claim_nothing(runbook: Runbook) -> None
     p = pod("web-0", selector={"pool": "cpu"}, created_minutes_ago=30)
     diag = diagnose_pod(runbook, evidence(p, *_cluster("gpu")), "web-0")
     assert not [f.id for f in diag.findings if f.id.startswith("pod.schedule.")]
+
+
+# ---------------------------------------------------------------- a Task whose pods never appear: RLark Nodes
+
+
+def _job_with_pending_task(rnodes: list[dict[str, Any]]) -> Evidence:
+    from bot.models import Job, RNode, Task
+
+    job = Job.model_validate({"metadata": {"name": "ppo-x", "namespace": "default"},
+                              "spec": {"tasks": [{"name": "actor", "head": True, "nodeSelector": {"gpu": "h100"}}]}})
+    task = Task.model_validate({
+        "metadata": {"name": "ppo-x-actor", "namespace": "rlark-gpu-a", "labels": {"rlinf.io/job": "ppo-x"},
+                     "creationTimestamp": stamp(30)},
+        "spec": {"name": "actor", "head": True, "nodeSelector": {"gpu": "h100"},
+                 "kubernetes": {"workload": {"kind": "StatefulSet", "replicas": 1, "template": {"spec": {
+                     "containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": "8"}}}]}}}}},
+        "status": {"phase": "Pending"}})
+    job.cluster = task.cluster = "control-plane"
+    ev = Evidence(captured_at=NOW, clusters=["control-plane"], jobs=[job], tasks=[task])
+    for raw in rnodes:
+        n = RNode.model_validate(raw)
+        n.cluster = "control-plane"
+        ev.rlark_nodes.append(n)
+    return ev
+
+
+def _rnode(name: str, *, labels: dict[str, str], phase: str = "Online", unschedulable: bool = False,
+           gpus: str = "8", used: str = "0") -> dict[str, Any]:
+    meta = {"name": name, "namespace": "rlark-gpu-a", "labels": {"rlark.io/cluster-id": "gpu-a", **labels}}
+    return {"metadata": meta,
+            "spec": {"unschedulable": unschedulable},
+            "status": {"phase": phase, "allocatable": {"nvidia.com/gpu": gpus}, "used": {"nvidia.com/gpu": used}}}
+
+
+@pytest.mark.parametrize(("rnodes", "case", "says"), [
+    ([_rnode("g1", labels={"gpu": "h100"}, unschedulable=True), _rnode("g2", labels={"gpu": "a100"})],
+     "pod.schedule.node-unschedulable", "1 node: unschedulable (cordoned)"),
+    ([_rnode("g1", labels={"gpu": "h100"}, phase="Offline")], "pod.schedule.node-unschedulable", "node Offline"),
+    ([_rnode("g1", labels={"gpu": "h100"}, used="4")], "pod.schedule.insufficient-resources",
+     "insufficient nvidia.com/gpu"),
+    ([_rnode("g1", labels={"gpu": "a100"})], "pod.schedule.selector-mismatch", "did not match"),
+])
+def test_a_task_whose_pods_never_appear_is_judged_against_the_rlark_nodes(
+        runbook: Runbook, rnodes: list[dict[str, Any]], case: str, says: str) -> None:
+    from bot.diagnose import diagnose
+    from bot.models import Target
+    from bot.redact import Redactor
+
+    diag = diagnose(_job_with_pending_task(rnodes), runbook, now=NOW, target=Target.parse("job/ppo-x"),
+                    redactor=Redactor())
+    ids = [f.id for f in diag.findings]
+    assert ids[:1] == [case], ids
+    assert any(says in e.text for e in diag.findings[0].evidence)
