@@ -116,6 +116,7 @@ class _EventHit:
     item: EvidenceItem
     when: datetime | None
     earlier: bool  # about an earlier instance of the pod (another UID): its history, not its present
+    uid: str
 
 
 def _instance_of(ev: Event, ctx: PodCtx) -> tuple[bool, bool]:
@@ -149,7 +150,7 @@ def match_event(cond: EventCond, ctx: PodCtx) -> _EventHit | None:
         count = f" (x{ev.count})" if ev.count and ev.count > 1 else ""
         about = f" [earlier instance {ev.involved_object.uid}]" if earlier else ""
         return _EventHit(EvidenceItem(ev.ref(), f"{ev.type or 'Event'} {ev.reason}{count}{about}: {clip(ev.message)}"),
-                         ev.when, earlier)
+                         ev.when, earlier, ev.involved_object.uid)
     return None
 
 
@@ -187,6 +188,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     concrete = True
     when: datetime | None = None
     verdict = False
+    instance = ctx.pod.metadata.uid if ctx.pod is not None else (ctx.mirror.metadata.uid if ctx.mirror else "")
     if trigger.container is not None:
         got = match_container(trigger.container, ctx)
         if got is None:
@@ -205,6 +207,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
         items.append(found_event.item)
         when = found_event.when or when
         earlier = earlier or found_event.earlier
+        instance = found_event.uid if found_event.earlier else instance
     if trigger.log is not None:
         found = match_log(trigger.log, ctx, matcher=matcher, candidates=candidates)
         if found is None:
@@ -218,4 +221,4 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     # A log line's own time is read later (engine._refine): it places the hit more precisely than a state or event.
     return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at,
                concrete=concrete and not trigger.waits, when=None if at is not None else when,
-               state=verdict)
+               state=verdict, instance=instance)

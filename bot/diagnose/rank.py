@@ -89,16 +89,24 @@ def _explain_first(ordered: list[Finding], rels: dict[tuple[str, str], Relation]
     if not ordered:
         return
     first = ordered[0]
-    why = []
+    why = [_answer(first)]
     rivals = [f for f in ordered[1:] if f.case.category != "risk"]
     if rivals:
         why.append(_decided_by(first, rivals[0]))
     explained = [(b, rel) for (a, b), rel in sorted(rels.items()) if a == first.id]
     for b, rel in explained:
         why.append(f"it explains {b} ({rel.name}: {rel.says}; seed {rel.seed})")
-    if not why:
+    if len(why) == 1:
         why.append("the only finding")
     first.why = why
+
+
+def _answer(f: Finding) -> str:
+    """What the answer claims: its case, stage, and the instances and moment its evidence is about."""
+    where = sorted({f"{h.pod} (uid {h.instance})" if h.instance else h.pod for h in f.hits if h.pod})
+    at = f" since {f.when:%Y-%m-%dT%H:%M:%SZ}" if f.when else ""
+    on = f" on {', '.join(where[:3])}{' …' if len(where) > 3 else ''}" if where else ""
+    return f"answer {f.id}: fails at {STAGES[f.stage]}{on}{at}"
 
 
 def _decided_by(a: Finding, b: Finding) -> str:

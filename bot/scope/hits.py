@@ -44,6 +44,7 @@ class Hit:
     concrete: bool = True  # False for waits and retries (the Head waiting for nodes): symptoms, never causes
     state: bool = False  # a container terminated with a reason of its own (OOMKilled): the kubelet's verdict
     starting: bool = False  # a wait whose window has not expired: a failure only as another failure's consequence
+    instance: str = ""  # the UID of the object instance the fact is about (a replaced pod's events: the old one)
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,8 @@ def _pod_hit(ctx: PodCtx, sc: SignalContext) -> tuple[str, Hit] | None:
     items = [EvidenceItem(ctx.key, _described(report, shape))]
     if said:
         items.append(EvidenceItem(ctx.key, f"the scheduler says: {clip(said, 300)}"))
-    return SIGNAL_BY_BLOCKER[blocker], Hit(items, pod=ctx.key, stage=INDEX["scheduled"], when=since)
+    return SIGNAL_BY_BLOCKER[blocker], Hit(items, pod=ctx.key, stage=INDEX["scheduled"], when=since,
+                                           instance=pod.metadata.uid)
 
 
 def _described(report: FitReport, shape: PodShape) -> str:
@@ -100,7 +101,8 @@ def _task_hits(sc: SignalContext) -> list[tuple[str, Hit]]:
         item = EvidenceItem(task.ref(), f"Task has no pods; RLark Nodes of cluster {task.agent_id}: "
                                         + _described(report, shape))
         out.append((SIGNAL_BY_BLOCKER[report.blocker],
-                    Hit([item], stage=INDEX["pod-created"], when=task.metadata.creation_timestamp)))
+                    Hit([item], stage=INDEX["pod-created"], when=task.metadata.creation_timestamp,
+                        instance=task.metadata.uid)))
     return out
 
 

@@ -36,7 +36,7 @@ def test_an_agent_lost_minutes_ago_does_not_explain_a_failure_half_an_hour_old(
     ordered = rank([drift, agent])
     if not explains:
         assert ordered[0].id == "rlark.status.out-of-sync"  # it began first: the earlier failure leads
-        assert "time" in ordered[0].why[0]
+        assert "time" in ordered[0].why[1]
     else:
         assert ordered[0].id == "rlark.agent.disconnected"
 
@@ -58,14 +58,14 @@ def test_the_earliest_stage_wins_among_unexplained_failures_and_says_so(runbook:
     pull = _finding(runbook, "pod.image.pull-failed", "containers-started", minutes_ago=2)
     ordered = rank([nccl, pull])
     assert [f.id for f in ordered] == ["pod.image.pull-failed", "rlark.run.nccl"]
-    assert "rule 'stage'" in ordered[0].why[0] and "containers-started before training-signal" in ordered[0].why[0]
+    assert "rule 'stage'" in ordered[0].why[1] and "containers-started before training-signal" in ordered[0].why[1]
 
 
 def test_a_tie_is_said_to_be_a_tie(runbook: Runbook) -> None:
     a = _finding(runbook, "pod.run.disk-quota", "containers-started")
     b = _finding(runbook, "pod.run.stale-file-handle", "containers-started")
     ordered = rank([a, b])
-    assert ordered[0].why[0].startswith("tied with")
+    assert ordered[0].why[1].startswith("tied with")
 
 
 # ------------------------------------------------------------------------------- from objects, end to end
