@@ -34,7 +34,10 @@ WHEEL = re.compile(rf"[\w.+-]+-(?:manylinux|musllinux|linux)[\w.]*?_({_TOKEN})\.
 ERRORISH = re.compile(r"(?i)error|cannot|can't|unable|not a supported|failed|does not match|no match|wrong|"
                       r"mismatch|incompatible|not found")
 EXEC_FORMAT = re.compile(r"(?i)exec format error|cannot execute binary file|可执行文件格式错误")
-MAX_LINES = 20000  # lines of one log looked at: the signal reads failing pods' logs only
+MAX_LINES = 2000  # mentions of one log looked at: the signal reads failing pods' logs only
+# One pass over a log finds the only lines worth a look: those naming an architecture or failing to execute.
+CANDIDATE = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{_TOKEN})(?![A-Za-z0-9])|exec format error|cannot execute binary|"
+                       r"可执行文件格式错误")
 
 
 def node_arch(node: Node) -> str:
@@ -68,10 +71,16 @@ def _texts(ctx: PodCtx) -> list[tuple[str, str]]:
     out.extend((e.ref(), f"{e.reason}: {e.message}") for e in ctx.events if e.involved_object.kind == "Pod")
     for view in ctx.logs:
         text = view.text
-        for n, line in enumerate(text.splitlines()):
+        seen = -1
+        for n, m in enumerate(CANDIDATE.finditer(text)):
             if n >= MAX_LINES:
                 break
-            out.append((f"{view.excerpt.source.ref()} line {n + 1}", line))
+            if m.start() <= seen:
+                continue  # another mention on a line already taken
+            line = view.line_at(m.start())
+            seen = text.find("\n", m.start())
+            seen = len(text) if seen < 0 else seen
+            out.append((f"{view.excerpt.source.ref()} line {line.number}", line.text))
     return out
 
 
@@ -91,9 +100,8 @@ def _mismatch(ctx: PodCtx, arch: str) -> EvidenceItem | None:
 @signal("node.arch-mismatch")
 def arch_mismatch(sc: SignalContext) -> list[Hit]:
     hits: list[Hit] = []
-    nodes = {(n.cluster, n.name): n for n in sc.scope.evidence.nodes}
     for ctx in sc.scope.pods:
-        node = ctx.node or (nodes.get((ctx.cluster, ctx.pod.spec.node_name)) if ctx.pod is not None else None)
+        node = ctx.node  # the node object the pod is bound to, when it was read
         if node is None or not failed(ctx):
             continue
         arch = node_arch(node)
