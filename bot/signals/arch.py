@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.scope.hits import EvidenceItem, Hit, clip
+from bot.scope.logview import ARCH_LITERALS
 from bot.signals.base import SignalContext, failed, signal
 from bot.signals.stages import INDEX
 
@@ -34,6 +35,7 @@ WHEEL = re.compile(rf"[\w.+-]+-(?:manylinux|musllinux|linux)[\w.]*?_({_TOKEN})\.
 ERRORISH = re.compile(r"(?i)error|cannot|can't|unable|not a supported|failed|does not match|no match|wrong|"
                       r"mismatch|incompatible|not found")
 EXEC_FORMAT = re.compile(r"(?i)exec format error|cannot execute binary file|可执行文件格式错误")
+MAX_PODS = 32  # failing pods judged: a thousand pods failing alike need not be read a thousand times
 MAX_LINES = 2000  # mentions of one log looked at: the signal reads failing pods' logs only
 # One pass over a log finds the only lines worth a look: those naming an architecture or failing to execute.
 CANDIDATE = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{_TOKEN})(?![A-Za-z0-9])|exec format error|cannot execute binary|"
@@ -70,6 +72,8 @@ def _texts(ctx: PodCtx) -> list[tuple[str, str]]:
                         out.append((f"{ctx.key}:{status.name}", part.message))
     out.extend((e.ref(), f"{e.reason}: {e.message}") for e in ctx.events if e.involved_object.kind == "Pod")
     for view in ctx.logs:
+        if not any(view.holds(lit) for lit in ARCH_LITERALS):
+            continue  # known from the one visit of the log: nothing to read again
         text = view.text
         seen = -1
         for n, m in enumerate(CANDIDATE.finditer(text)):
@@ -100,10 +104,12 @@ def _mismatch(ctx: PodCtx, arch: str) -> EvidenceItem | None:
 @signal("node.arch-mismatch")
 def arch_mismatch(sc: SignalContext) -> list[Hit]:
     hits: list[Hit] = []
+    judged = 0
     for ctx in sc.scope.pods:
         node = ctx.node  # the node object the pod is bound to, when it was read
-        if node is None or not failed(ctx):
+        if node is None or judged >= MAX_PODS or not failed(ctx):
             continue
+        judged += 1
         arch = node_arch(node)
         if not arch:
             continue

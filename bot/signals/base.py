@@ -50,13 +50,21 @@ def main_exit(ctx: PodCtx) -> tuple[int, str] | None:
 
 
 def failed(ctx: PodCtx) -> bool:
-    """Whether the pod shows a failure of its own: Failed, a non-zero exit, a restart or a waiting reason that is
-    not the ordinary way of starting."""
+    """Whether the pod shows a failure of its own: Failed, a container that ended non-zero (now or last time), a
+    restart, or a waiting reason that is not the ordinary way of starting."""
     pod = ctx.pod
     if pod is None:
         return False
-    exit_info = main_exit(ctx)
-    if pod.status.phase == "Failed" or (exit_info is not None and exit_info[0] != 0):
+    if pod.status.phase == "Failed":
         return True
-    return any(s.restart_count > 0 or (s.state.waiting is not None and s.state.waiting.reason not in (
-        "", "ContainerCreating", "PodInitializing")) for s, _ in pod.all_statuses())
+    for statuses in (pod.status.init_container_statuses, pod.status.container_statuses):
+        for s in statuses:
+            if s.restart_count > 0:
+                return True
+            for state in (s.state, s.last_state):
+                if state.terminated is not None and state.terminated.exit_code != 0:
+                    return True
+            waiting = s.state.waiting
+            if waiting is not None and waiting.reason not in ("", "ContainerCreating", "PodInitializing"):
+                return True
+    return False

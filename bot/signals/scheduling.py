@@ -88,8 +88,11 @@ def _task_hits(sc: SignalContext) -> list[tuple[str, Hit]]:
     """Routed Tasks with no pod at all, judged against the RLark Node objects of their cluster."""
     out: list[tuple[str, Hit]] = []
     rnodes = sc.scope.evidence.rlark_nodes
+    if not rnodes:
+        return out
+    with_pods = {id(c.task) for c in sc.scope.pods if c.task is not None}
     for task in sc.scope.tasks:
-        if task.agent_id is None or sc.scope.pods_of(task):
+        if task.agent_id is None or id(task) in with_pods:
             continue
         shape = template_shape(task)
         nodes = [n for n in rnodes if n.cluster_id == task.agent_id or n.cluster_id.endswith(task.agent_id)]
