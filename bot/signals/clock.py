@@ -47,15 +47,14 @@ def _kubelet_starts(ctx: PodCtx) -> list[tuple[str, datetime]]:
 
 
 def _first_log_times(ctx: PodCtx, year: int) -> list[tuple[str, datetime]]:
-    """The time of each log's first stamped line (read from the log's head)."""
-    out = []
-    for view in ctx.logs:
-        head = view.head[:FIRST_LINES]
-        found = [m.start() for m in (ISO.search(head), GLOG.search(head)) if m is not None]
-        when = line_time(head, min(found), year=year) if found else None
-        if when is not None and _set(when):
-            out.append((view.excerpt.source.ref(), when))
-    return out
+    """The time of the first stamped line of the workload's current log (its head only): one log per pod."""
+    view = ctx.main_log
+    if view is None:
+        return []
+    head = view.head[:FIRST_LINES]
+    found = [m.start() for m in (ISO.search(head), GLOG.search(head)) if m is not None]
+    when = line_time(head, min(found), year=year) if found else None
+    return [(view.excerpt.source.ref(), when)] if when is not None and _set(when) else []
 
 
 def _skew(ctx: PodCtx, now: datetime, *, logs: bool) -> list[EvidenceItem]:
