@@ -106,6 +106,9 @@ class Trigger(Strict):
     event: EventCond | None = None
     log: LogCond | None = None
     signal: str | None = Field(default=None, pattern=r"^[a-z0-9-]+\.[a-z0-9-]+$")
+    waits: bool = Field(default=False, description="what this trigger shows is a wait (a claim waiting for its pod to "
+                        "be scheduled), not a failure: a concrete failure of the same pod at the same or an earlier "
+                        "stage explains it, and it explains nothing")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Trigger:

@@ -39,10 +39,15 @@ MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
 MASK_OPEN = "[REDACTED:"
 TEMP_DIR_LITERALS = ("--temp-dir", "RAY_TEMP_DIR=")  # what the Ray temp-dir signal looks for in a log's head
 DEAD_NODE_LITERALS = ("marked dead", "is dead", "has died", "marked as dead")  # Ray on a node it lost
+# What the architecture signal looks for before it reads a failing pod's log: an architecture named, or a binary
+# that cannot be executed (bot/signals/arch.py).
+ARCH_LITERALS = ("x86_64", "aarch64", "amd64", "arm64", "armv7", "armhf", "ppc64le", "s390x", "i686", "i386",
+                 "riscv64", "exec format error", "cannot execute binary", "可执行文件格式错误")
 # Every literal `Markers.scan`, `masks` and `holds` callers look for: one multi-literal scan can tell which a
 # log holds at all, and a literal it does not hold is never searched for.
 VIEW_LITERALS = (RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
-                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS, *DEAD_NODE_LITERALS)
+                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS, *DEAD_NODE_LITERALS,
+                 *ARCH_LITERALS)
 
 # Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
 ERROR_LINE = re.compile(

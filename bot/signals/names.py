@@ -30,6 +30,18 @@ SIGNALS: dict[str, str] = {
     "stop.workers-remain": "the Job is stopped but member pods still run beyond the grace period",
     "worker.replaced": "one worker name was seen with several pod UIDs, IPs or nodes (mirrors, events about an"
     " older UID, an eviction from another node, or the Head's Ray marking the worker's old address dead)",
+    "schedule.fit-no-node-selected": "judged from the nodes' labels against the pod's nodeSelector and required"
+    " affinity (or a pod-less Task's template against the RLark Nodes), no node is one the pod asks for",
+    "schedule.fit-nodes-closed": "every node the pod asks for is cordoned, not Online, or carries a taint the pod"
+    " does not tolerate",
+    "schedule.fit-no-room": "a node the pod asks for is open to it, but its allocatable minus what bound pods request"
+    " is short of the pod's requests",
+    "node.arch-mismatch": "a failing pod's logs, container messages or events name, for native code (a wheel's"
+    " platform tag, a shared object, an image platform), another CPU architecture than its node's kubernetes.io/arch;"
+    " or say exec format error on a node whose architecture is known",
+    "node.clock-skew": "on a failing pod, times from different sources disagree beyond two minutes: the kubelet's"
+    " container start before the API server created the pod, or the first log line before the pod existed or after"
+    " the capture",
     "pod.pvc-pending": "a pod that cannot be scheduled mounts a PVC whose status is still Pending (or Lost)",
     "pod.pull-slow": "a pod is still pulling images / initializing far beyond normal with no error",
     "pod.pending-long": "a pod has been Pending longer than the threshold",
