@@ -14,7 +14,7 @@ from handlers.errors import on_error
 from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
 from handlers.slash import on_command
 
-ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
+ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline)$")
 
 
 def register(app: App, deps: Deps) -> None:
