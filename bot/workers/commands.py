@@ -49,6 +49,7 @@ class CommandResult:
     data: dict[str, Any] = field(default_factory=dict)
     png: bytes | None = None
     ready: bool | None = None
+    domain: str | None = None  # preflight of a YAML: its spec.domain, for the channel's scope
 
 
 def _inventory(source: EvidenceSource, service: Service) -> Inventory:
@@ -75,7 +76,10 @@ def _preflight(task: CommandTask, *, service: Service, source: EvidenceSource) -
     report = preflight(doc, inventory=inventory, thresholds=service.settings.thresholds, scan=redactor.scan,
                        lang=lang, resubmit=resubmit, offline_why=why)
     text = render(report, fmt="text", redactor=redactor)
-    return CommandResult(text=str(text), data=_sealed(report_json(report), redactor), ready=report.ready)
+    spec = doc.data.get("spec")
+    domain = spec.get("domain") if isinstance(spec, dict) else None
+    return CommandResult(text=str(text), data=_sealed(report_json(report), redactor), ready=report.ready,
+                         domain=domain if isinstance(domain, str) and domain else None)
 
 
 def _nodes(task: CommandTask, *, service: Service, source: EvidenceSource) -> CommandResult:
