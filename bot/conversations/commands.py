@@ -32,7 +32,8 @@ from bot.store.base import StoreUnavailable
 from bot.workers.api import WorkerLost
 from bot.workers.commands import CommandResult, CommandTask, Verb
 
-COMMANDS = ("preflight", "nodes", "compare", "timeline")
+VERBS: dict[str, Verb] = {"preflight": "preflight", "nodes": "nodes", "compare": "compare", "timeline": "timeline"}
+COMMANDS = tuple(VERBS)
 COOLDOWN_SECONDS = 60
 THREAD_MEMORY_SECONDS = 24 * 3600
 
@@ -163,11 +164,14 @@ def _what(cmd: Command) -> str:
 def command_later(deps: Deps, cmd: Command, *, audit: Audit, lang: str, response_url: str | None,
                   trigger: str | None) -> None:
     """The slash command, acknowledged already: on the bounded pool, answered in a thread."""
-    targets = tuple(Target.parse(a) for a in cmd.args) if cmd.verb == "compare" else \
-        ((cmd.target,) if cmd.target is not None else ())
-    req = Request(verb=cmd.verb, channel=audit.channel, user=audit.user, lang=lang, what=_what(cmd),  # type: ignore[arg-type]
-                  targets=targets, args=cmd.args or ((cmd.target.name,) if cmd.target is not None else ()),
-                  response_url=response_url)
+    verb = VERBS[cmd.verb]
+    if cmd.verb == "compare":
+        targets = tuple(Target.parse(a) for a in cmd.args)
+    else:
+        targets = (cmd.target,) if cmd.target is not None else ()
+    args = cmd.args or ((cmd.target.name,) if cmd.target is not None else ())
+    req = Request(verb=verb, channel=audit.channel, user=audit.user, lang=lang, what=_what(cmd), targets=targets,
+                  args=args, response_url=response_url)
     audit.about(command=cmd.verb, target=req.what)
 
     def work() -> str:

@@ -105,18 +105,14 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]：诊断 RLark Job（`name` 或 `job/name`）、`pod/name` 或 "
         "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
         "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
-        "*{c} preflight job/NAME*：重新提交前按规则检查 Job（YAML 请用消息快捷方式“Preflight this Job”）\n"
-        "*{c} nodes key=value[,k2=v2]*：匹配选择器的所有 Node\n*{c} compare job/A job/B*：对比两次运行\n"
-        "*{c} timeline TARGET*：Pod 时间线（图片和文字）\n"
+        "*{c} preflight job/NAME*、*nodes SELECTOR*、*compare job/A job/B*、*timeline TARGET*：运行前后的检查\n"
         "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
         "`pod/name` or `runner/name`; the answer is a thread in this channel\n*{c} ticket TARGET*: the ticket for "
         "the platform admin\n*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
         "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n"
-        "*{c} preflight job/NAME*: check a Job against the rules before resubmitting it (a YAML: the message "
-        "shortcut \"Preflight this Job\")\n*{c} nodes key=value[,k2=v2]*: every Node the selector matches\n"
-        "*{c} compare job/A job/B*: what changed between two runs\n*{c} timeline TARGET*: the pods over time "
-        "(picture and text)\n*{c} help*: this help. "
+        "*{c} preflight job/NAME*, *nodes SELECTOR*, *compare job/A job/B*, *timeline TARGET*: before and "
+        "between runs\n*{c} help*: this help. "
         "The bot only reads; it never changes or deletes anything.",
     ),
     "reply.refusal": ("本频道无法诊断这个目标。请在绑定了该团队的频道里询问，或联系平台管理员。",

@@ -18,6 +18,7 @@ import pytest
 from bot.cli import main
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
+from bot.sources import BundleSource
 from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, EVERYWHERE, SECRET, USER, AppHost, bundle_of
@@ -149,25 +150,29 @@ def test_preflight_of_a_job_is_a_thread_with_the_cli_json(host: AppHost, slack: 
 
 def host_bundle(host: AppHost) -> Path:
     source = host.deps.source
-    return Path(str(getattr(source, "path")))
+    assert isinstance(source, BundleSource)
+    return source.path
 
 
 def test_nodes_is_the_cli_match_in_a_thread(host: AppHost, slack: SlackStandIn,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    host.command("nodes rlinf.io/gpu-product=A100")
+    host.command("nodes rlinf.io/pool=a100-train")
     host.idle(submitted=1)
     [answer] = with_event(slack, "rlark_preflight")
-    expected = cli_json(capsys, "nodes", "rlinf.io/gpu-product=A100", "--snapshot", str(host_bundle(host)))
+    expected = cli_json(capsys, "nodes", "rlinf.io/pool=a100-train", "--snapshot", str(host_bundle(host)))
     assert answer.metadata is not None and answer.metadata["event_payload"] == expected
+    assert len(expected["nodes"]) == 5 and not expected["one_cluster"]
 
 
 def test_nodes_in_a_channel_bound_to_one_cluster_shows_only_that_cluster(host: AppHost, slack: SlackStandIn) -> None:
-    host.command("nodes kubernetes.io/os=linux", channel="C0GPUB")
+    host.command("nodes rlinf.io/pool=a100-train", channel="C0GPUB")
     host.idle(submitted=1)
     [answer] = with_event(slack, "rlark_preflight", "C0GPUB")
     assert answer.metadata is not None
     payload = answer.metadata["event_payload"]
-    assert {n["cluster"] for n in payload["nodes"]} <= {"gpu-b"} and payload["clusters"] in ([], ["gpu-b"])
+    assert [n["name"] for n in payload["nodes"]] == ["gpu-b-node-0"] and payload["clusters"] == ["gpu-b"]
+    assert payload["one_cluster"] and payload["one_node"]
+    assert "gpu-a" not in sent(slack), "nothing of a cluster the channel may not see"
 
 
 # ---- refusals, the same as diagnose's
@@ -177,7 +182,7 @@ REFUSED = [
     ("C0UNBOUND", f"preflight job/{JOB}"),
     ("C0OTHERLAB", f"preflight job/{JOB}"),  # the Job's domain is robotics
     ("C0ROBOTICS", "preflight job/no-such-job"),  # missing, in a scoped channel
-    ("C0UNBOUND", "nodes kubernetes.io/os=linux"),
+    ("C0UNBOUND", "nodes rlinf.io/pool=a100-train"),
     ("C0OTHERLAB", f"timeline job/{JOB}"),
     ("C0UNBOUND", f"timeline job/{JOB}"),
 ]
@@ -327,3 +332,24 @@ def test_the_shortcut_refuses_a_job_outside_the_channels_domains(pair: AppHost, 
     pair.idle(submitted=3)
     assert len({a["text"] for a in slack.responses()}) == 1 and len(slack.responses()) == 3
     assert not slack.calls("chat.postMessage")
+
+
+@pytest.mark.xdist_group("worker-processes")
+def test_the_commands_run_in_worker_processes(slack: SlackStandIn, runbook: Runbook, tmp_path: Path) -> None:
+    from bot.workers.child import WorkerSpec
+    from bot.workers.pool import WorkerEngine, wait_started
+
+    def one_worker(settings: Any, bundle: Path) -> WorkerEngine:
+        engine = WorkerEngine(WorkerSpec(settings=settings, snapshot=str(bundle), nice=0), workers=1)
+        assert wait_started(engine, count=1, timeout=60.0), engine.problem()
+        return engine
+
+    with AppHost(slack=slack, bundle=pair_bundle(tmp_path), store=MemoryStore(), runbook=runbook,
+                 channels=CHANNELS, engine=one_worker) as host:
+        host.command(f"timeline job/{B}")
+        host.command(f"compare job/{A} job/{B}")
+        host.idle(submitted=2, timeout=60)
+        assert len(with_event(slack, "rlark_timeline")) == 1 and len(with_event(slack, "rlark_compare")) == 1
+        [picture] = slack.files(channel=CHANNEL)
+        assert picture.content is not None and picture.content.startswith(PNG)
+        assert PLANTED not in sent(slack)
