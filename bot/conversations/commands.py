@@ -92,6 +92,11 @@ def first_in_a_minute(deps: Deps, req: Request, key: str) -> bool:
     return False
 
 
+def _forget(deps: Deps, key: str) -> None:
+    with contextlib.suppress(StoreUnavailable):
+        deps.store.delete(f"cooldown:{key}")
+
+
 def _task(req: Request, binding: ChannelBinding) -> CommandTask:
     clusters = None if binding.clusters == "*" else tuple(binding.clusters)
     if req.verb == "timeline":
@@ -124,8 +129,10 @@ def run_request(deps: Deps, req: Request) -> str:
     try:
         result = deps.engine.command(_task(req, binding))
     except UserError as exc:
+        _forget(deps, key)  # nothing was posted: asking again (after fixing the cause) goes ahead
         return _failed(deps, req, exc, binding)
     except WorkerLost as exc:
+        _forget(deps, key)
         deps.log.warning("command lost", extra={"command": req.verb, "reason": str(exc)})
         req.say(deps, ephemeral("error", lang=req.lang, redactor=deps.redactor))
         return "worker_lost"

@@ -31,6 +31,13 @@ def _claim(deps: Deps, key: str) -> bool:
         return True
 
 
+def _posted(deps: Deps, key: str) -> bool:
+    try:
+        return deps.store.get(key) is not None
+    except StoreUnavailable:
+        return False
+
+
 def _release(deps: Deps, key: str) -> None:
     with contextlib.suppress(StoreUnavailable):
         deps.store.delete(key)
@@ -71,6 +78,8 @@ def auto_timeline(deps: Deps, *, channel: str, thread_ts: str, target: Target, l
     if not deps.settings.timeline_auto or target.kind is not TargetKind.JOB:
         return
     try:
+        if _posted(deps, _key(channel, thread_ts)):  # a re-run into a thread that has its picture
+            return
         result = deps.engine.command(timeline_task(target, lang=lang, only_if_restarts=True))
         if result.png is None or not _claim(deps, _key(channel, thread_ts)):
             return
