@@ -353,3 +353,11 @@ def test_the_commands_run_in_worker_processes(slack: SlackStandIn, runbook: Runb
         [picture] = slack.files(channel=CHANNEL)
         assert picture.content is not None and picture.content.startswith(PNG)
         assert PLANTED not in sent(slack)
+
+
+def test_the_automatic_picture_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.settings import Settings
+
+    assert Settings(_env_file=None).timeline_auto is True  # type: ignore[call-arg]
+    monkeypatch.setenv("RLARK_BOT_TIMELINE_AUTO", "false")
+    assert Settings(_env_file=None).timeline_auto is False  # type: ignore[call-arg]
