@@ -122,6 +122,8 @@ class Settings(BaseSettings):
     alerts_channel: str | None = None
     admin_usergroup: str | None = None
     slash_command: str = "/rlark"
+    timeline_auto: bool = Field(default=True, description="a diagnosed job with restarts or replaced pods gets its "
+                                                          "timeline picture in the thread")
     readiness_interval_seconds: float = Field(
         default=5.0, gt=0, le=300, description="how often /readyz's checks run while not ready (6x that once ready)")
     checks: ChecksSettings = Field(default_factory=ChecksSettings)

@@ -9,12 +9,14 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 
 from bot.conversations.deps import Deps
+from bot.conversations.preflight_message import CALLBACK_ID as PREFLIGHT_SHORTCUT
 from handlers.buttons import on_button
 from handlers.errors import on_error
 from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
+from handlers.shortcuts import on_preflight_shortcut
 from handlers.slash import on_command
 
-ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
+ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline)$")
 
 
 def register(app: App, deps: Deps) -> None:
@@ -31,6 +33,10 @@ def register(app: App, deps: Deps) -> None:
     def button(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         with audited(context) as record:
             on_button(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
+
+    @app.shortcut(PREFLIGHT_SHORTCUT, middleware=[when_ready(deps)])
+    def preflight_shortcut(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        on_preflight_shortcut(deps, ack=ack, body=body, context=context)
 
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:

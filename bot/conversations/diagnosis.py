@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.conversations.access import allows, binding_for
 from bot.conversations.deps import Deps
+from bot.conversations.pictures import auto_timeline
 from bot.conversations.ports import SlackDown, seal_message
 from bot.errors import NotFound, UserError
 from bot.models import Target
@@ -234,3 +235,4 @@ def answer(deps: Deps, ask: Ask, *, result: Answer, root: str) -> None:
     post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=root)
     deps.recent.put(ask.channel, root, diag=result.diag)
     _edit(deps, ask.channel, root, result.verdict)
+    auto_timeline(deps, channel=ask.channel, thread_ts=root, target=ask.target, lang=ask.lang)

@@ -11,7 +11,8 @@ import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 MANIFEST = DEPLOY / "slack" / "manifest.yaml"
-USAGE = "diagnose JOB | ticket JOB | alerts | mute KEY 2h | unmute KEY | help"
+USAGE = ("diagnose JOB | ticket JOB | preflight job/NAME | nodes k=v | compare job/A job/B | timeline JOB | alerts | "
+         "mute KEY 2h | unmute KEY | help")
 SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read"}
 # Keys of Slack's app manifest schema that this manifest may use (display, features, OAuth, settings).
 TOP_KEYS = {"_metadata", "display_information", "features", "oauth_config", "settings"}
@@ -75,3 +76,11 @@ def test_the_header_says_how_to_switch_to_http_and_names_the_metadata_types() ->
     assert text.count("https://<host>/slack/events") >= 3
     for event_type in ("rlark_diagnosis", "rlark_ticket", "rlark_alert"):
         assert event_type in text
+
+
+def test_the_preflight_message_shortcut(manifest: dict[str, Any]) -> None:
+    shortcuts = manifest["features"]["shortcuts"]
+    [preflight] = [s for s in shortcuts if s["callback_id"] == "rlark_preflight_message"]
+    assert preflight["type"] == "message" and preflight["name"] == "Preflight this Job"
+    assert set(preflight) == {"name", "type", "callback_id", "description"}
+    assert len(preflight["name"]) <= 24 and len(preflight["description"]) <= 80  # Slack's limits
