@@ -6,12 +6,12 @@ import argparse
 import gc
 from collections.abc import Sequence
 
-from bot.commands import check, compare, diagnose, redact, serve, snapshot
+from bot.commands import check, compare, diagnose, feedback, redact, serve, snapshot
 from bot.commands.common import Runtime, build_runtime, say
 from bot.errors import EXIT_ERROR, UserError
 from bot.redact import Redactor
 
-COMMANDS = (diagnose, check, snapshot, redact, serve, compare)
+COMMANDS = (diagnose, check, snapshot, redact, serve, compare, feedback)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,10 +11,11 @@ from slack_bolt import Ack, App, BoltContext
 from bot.conversations.deps import Deps
 from handlers.buttons import on_button
 from handlers.errors import on_error
+from handlers.events import on_link_shared
 from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
 from handlers.slash import on_command
 
-ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
+ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|diagnose|diagnose_pick|ack|feedback)$")
 
 
 def register(app: App, deps: Deps) -> None:
@@ -31,6 +32,10 @@ def register(app: App, deps: Deps) -> None:
     def button(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         with audited(context) as record:
             on_button(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
+
+    @app.event("link_shared")
+    def link_shared(body: dict[str, Any]) -> None:
+        on_link_shared(deps, body=body)
 
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:

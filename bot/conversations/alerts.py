@@ -27,7 +27,9 @@ def _when(ts: float | None) -> datetime | None:
 
 
 def _summary(rec: Record) -> str:
-    return rec.summary + (f" (+{len(rec.objects) - 1} more)" if len(rec.objects) > 1 else "")
+    """The alert's summary, how many more objects it covers, and who is on it ("I'm on it")."""
+    text = rec.summary + (f" (+{len(rec.objects) - 1} more)" if len(rec.objects) > 1 else "")
+    return text + (f" · <@{rec.acked_by}> is on it" if rec.acked_by else "")
 
 
 class StoreAlertOps:

@@ -43,6 +43,7 @@ KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "unmuted": (frozenset({"key"}), frozenset()),
     "not_allowed": (frozenset(), frozenset()),
     "alerts": (frozenset({"alerts"}), frozenset({"muted"})),
+    "feedback": (frozenset({"vote"}), frozenset()),
 }
 
 
@@ -125,6 +126,8 @@ def ephemeral(kind: str, *, lang: str, redactor: Redactor, **fields: Any) -> Sla
     if kind in ("muted", "unmuted"):
         entry = "muted.until" if line.get("until") else kind
         return _one(_t(entry, lang, **{k: inline(v) if k == "key" else mrkdwn(v) for k, v in line.items()}))
+    if kind == "feedback":
+        return _one(_t("feedback.up" if line["vote"] == "up" else "feedback.down", lang))
     if kind == "not_found":
         return _one(_t("not_found", lang, target=inline(line["target"]), where=mrkdwn(line["where"])))
     return _one(mrkdwn(_t(kind, lang)))

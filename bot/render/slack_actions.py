@@ -15,6 +15,7 @@ from bot.render.model import TargetKindName, TargetView
 ACTION_TICKET: Final = "rlark_ticket"
 ACTION_RERUN: Final = "rlark_rerun"
 ACTION_EVIDENCE: Final = "rlark_evidence"
+ACTION_FEEDBACK: Final = "rlark_feedback"
 ACTION_IDS: Final = (ACTION_TICKET, ACTION_RERUN, ACTION_EVIDENCE)
 ACTIONS_BLOCK: Final = "rlark_diagnosis_actions"
 

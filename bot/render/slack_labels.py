@@ -50,6 +50,8 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "btn.ticket": ("生成管理员工单", "Ticket for the admin"),
     "btn.rerun": ("重新诊断", "Diagnose again"),
     "btn.evidence": ("全部证据（文件）", "All evidence as a file"),
+    "btn.helpful": (":+1: 有帮助", ":+1: Helpful"),
+    "btn.wrong": (":-1: 不对", ":-1: Wrong"),
     # files
     "file.evidence": ("证据：{target}", "Evidence: {target}"),
     "file.ticket": ("管理员工单：{target}", "Admin ticket: {target}"),
@@ -62,6 +64,8 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "root.thread": ("详情、证据和按钮见本消息的话题 ↓", "Details, evidence and buttons are in the thread ↓"),
     "root.failed": ("无法诊断 {target}", "Could not diagnose {target}"),
     "root.failed_hint": ("这不是诊断结论；稍后可以重试。", "This is not a diagnosis; you can try again later."),
+    # link previews
+    "unfurl.phase": ("阶段状态", "Phase"),
     # ticket
     "ticket.head": ("管理员工单：{target}", "Ticket for the platform admin: {target}"),
     "ticket.back": ("返回诊断话题", "Back to the diagnosis thread"),
@@ -87,6 +91,10 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "alert.reopened": ("再次触发", "Firing again"),
     "alert.unmuted": ("静音已结束，告警仍在触发", "Mute ended; still firing"),
     "alert.key": ("告警键", "Key"),
+    "alert.diagnose": ("诊断", "Diagnose"),
+    "alert.diagnose_pick": ("诊断其中一个对象", "Diagnose one of them"),
+    "alert.ack": ("我来处理", "I'm on it"),
+    "alert.on_it": ("{user} 正在处理", "{user} is on it"),
     "alert.degraded": ("（可能重复：状态存储不可用）", "(may be repeated: state store unavailable)"),
     # cases the checks raise about the bot's own reach rather than a runbook page: title, next step, do not
     "case.infra.check.cluster-unreadable.title": ("巡检无法读取某个集群", "Checks could not read a cluster"),
@@ -128,6 +136,10 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "reply.muted.until": ("已静音告警 {key}，时长 {duration}（至 {until}）",
                           "Muted the alert {key} for {duration} (until {until})"),
     "reply.unmuted": ("已恢复告警 {key}", "Unmuted the alert {key}"),
+    "reply.feedback.up": ("谢谢！已记录你的 :+1:（每人每条一票，点另一个可以改票）。",
+                          "Thanks! Your :+1: is recorded (one vote per person; click the other to change it)."),
+    "reply.feedback.down": ("谢谢！已记录你的 :-1:，错误的答案会变成 runbook 的改进工作。",
+                            "Thanks! Your :-1: is recorded; wrong answers become runbook work."),
     "reply.not_allowed": ("只有管理员用户组的成员可以静音或恢复告警。",
                           "Only members of the admin user group may mute and unmute alerts."),
     "reply.alerts.none": ("当前没有告警。", "No alerts are firing."),

@@ -14,8 +14,16 @@ from typing import Any, Final
 
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
+from bot.render.doc_links import linked
 from bot.render.model import FindingView, Report
-from bot.render.slack_actions import ACTION_EVIDENCE, ACTION_RERUN, ACTION_TICKET, ACTIONS_BLOCK, target_value
+from bot.render.slack_actions import (
+    ACTION_EVIDENCE,
+    ACTION_FEEDBACK,
+    ACTION_RERUN,
+    ACTION_TICKET,
+    ACTIONS_BLOCK,
+    target_value,
+)
 from bot.render.slack_evidence import (
     evidence_file,
     evidence_file_name,
@@ -123,14 +131,15 @@ def _listed(title: str, items: Sequence[str], *, mark: Callable[[int], str], bud
     return section(f"*{mrkdwn(title)}*\n{body}")
 
 
-def _advice(f: FindingView, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+def _advice(f: FindingView, redactor: Redactor, lang: str, cuts: _Cuts,
+            links: Mapping[str, str]) -> list[dict[str, Any]]:
     steps = _listed(label("next_steps", lang), f.next_steps, mark=lambda i: f"{i}.",
                     budget=lim.STEPS_SECTION, redactor=redactor, cuts=cuts)
     avoid = _listed(label("avoid", lang), f.avoid, mark=lambda i: ":no_entry_sign:",
                     budget=lim.AVOID_SECTION, redactor=redactor, cuts=cuts)
     who = f"*{mrkdwn(label('escalate', lang))}*: {mrkdwn(escalation(f.escalate_to, lang))}"
-    sources = "; ".join(clean_line(s, redactor) for s in f.sources)
-    cite = f"*{mrkdwn(label('source', lang))}*: {mrkdwn(sources)}" if sources else ""
+    sources = "; ".join(linked(s, mrkdwn(clean_line(s, redactor)), links) for s in f.sources)
+    cite = f"*{mrkdwn(label('source', lang))}*: {sources}" if sources else ""
     return [b for b in (steps, avoid) if b] + [context([who, cite])]
 
 
@@ -208,12 +217,20 @@ def _status(report: Report, counts: Mapping[str, int], redactor: Redactor, lang:
     return context([stage, mrkdwn(redaction_line(counts, lang)), when])
 
 
-def _buttons(report: Report, redactor: Redactor, lang: str) -> dict[str, Any]:
+def _buttons(report: Report, redactor: Redactor, lang: str) -> list[dict[str, Any]]:
+    """Ticket, Re-run, Evidence; then 👍 and 👎 (`rlark_feedback`, value `up|<case>`), each in a block of its
+    own since one block's action ids must differ."""
     value = clean_line(target_value(report.target), redactor)
-    return actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
-                    button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
-                    button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value)],
-                   block_id=ACTIONS_BLOCK)
+    main = primary(report.findings)
+    case = clean_line(main.case, redactor) if main else "none"
+    return [actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
+                     button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
+                     button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value)],
+                    block_id=ACTIONS_BLOCK),
+            actions([button(action_id=ACTION_FEEDBACK, text=label("btn.helpful", lang), value=f"up|{case}")],
+                    block_id=f"{ACTION_FEEDBACK}_up"),
+            actions([button(action_id=ACTION_FEEDBACK, text=label("btn.wrong", lang), value=f"down|{case}")],
+                    block_id=f"{ACTION_FEEDBACK}_down")]
 
 
 def metadata(report: Report, *, counts: Mapping[str, int], redactor: Redactor) -> dict[str, Any]:
@@ -256,9 +273,10 @@ def _no_case(report: Report, redactor: Redactor, lang: str) -> list[dict[str, An
 
 
 def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str,
-                    counts: Mapping[str, int] | None = None) -> SlackMessage:
+                    counts: Mapping[str, int] | None = None, links: Mapping[str, str] | None = None) -> SlackMessage:
     """The thread reply for a diagnosis report (`bot.render.report.build_report`). `counts`: the report's
-    redaction counts when the caller already has them (`redaction_counts` redacts the whole report once)."""
+    redaction counts when the caller already has them (`redaction_counts` redacts the whole report once).
+    `links`: `RLARK_BOT_DOC_URLS`, which make the sources links to their sections."""
     lang_index(lang)
     cuts = _Cuts(report, lang)
     counts = redaction_counts(report, redactor) if counts is None else counts
@@ -270,14 +288,14 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str,
         blocks += _evidence(f, redactor, lang, cuts)
         if not _quoted(report, f):  # the earliest error line is the answer's own: say it when not already shown
             blocks += _first_error(report, redactor, lang, cuts)
-        blocks += _advice(f, redactor, lang, cuts)
+        blocks += _advice(f, redactor, lang, cuts, links or {})
         blocks += _others(findings[1:], redactor, lang, cuts)
     else:
         blocks += _no_case(report, redactor, lang)
         blocks += _first_error(report, redactor, lang, cuts)
     blocks += _unread(report, redactor, lang, cuts)
     blocks.append(_status(report, counts, redactor, lang))
-    blocks.append(_buttons(report, redactor, lang))
+    blocks += _buttons(report, redactor, lang)
     return SlackMessage(text=fallback_text(report, redactor=redactor, lang=lang), blocks=finish(blocks),
                         metadata=metadata(report, counts=counts, redactor=redactor),
                         files=[evidence_file(report, redactor=redactor, counts=counts)] if cuts.any else [])
