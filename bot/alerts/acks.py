@@ -46,3 +46,15 @@ def toggle(store: Store, *, key: str, seen: int, user: str) -> Acked | None:
         if store.put_doc(storage.RECORD + key, doc, expect_version=versioned.version) is not None:
             return Acked(record=new, by=by)
     return None
+
+
+def taken(store: Store, keys: list[str]) -> dict[str, str]:
+    """alert key -> who said "I'm on it", for those of `keys` someone took (`/rlark alerts`)."""
+    found: dict[str, str] = {}
+    for key in keys:
+        versioned = store.get_doc(storage.RECORD + key)
+        if versioned is not None:
+            by = str(versioned.doc.get("record", {}).get("acked_by") or "")
+            if by:
+                found[key] = by
+    return found

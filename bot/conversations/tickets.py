@@ -27,7 +27,7 @@ def post_ticket(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> Non
     text = str(deps.service.render(diag, fmt="ticket", lang=ask.lang))
     taken = on_it(deps, ask.target)
     if taken:  # "I'm on it" on an alert about this target: the admin knows whom to ask
-        text += "\n" + "\n".join(f"On it: <@{user}> (alert {key})" for key, user in taken)
+        text += "\n" + "\n".join(f"On it: Slack user {user} (alert {key})" for key, user in taken)
     msg = ticket_message(str(text), target=report.target, permalink=None, redactor=deps.redactor, lang=ask.lang)
     post_patiently(deps, channel=ask.channel, message=msg, thread_ts=thread_ts)
     admin = deps.settings.admin_channel
