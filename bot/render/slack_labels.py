@@ -112,8 +112,8 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]：诊断 RLark Job（`name` 或 `job/name`）、`pod/name` 或 "
         "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
         "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
-        "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。\n告警上：*诊断* 回复在告警话题里，*我来处理* 表示已接手；"
-        ":+1:/:-1: 评价诊断。",
+        "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。\n"
+        "告警上：*诊断* 回复在告警话题里，*我来处理* 表示已接手；:+1:/:-1: 评价诊断。",
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
         "`pod/name` or `runner/name`; the answer is a thread in this channel\n*{c} ticket TARGET*: the ticket for "
         "the platform admin\n*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
