@@ -64,6 +64,10 @@ def test_a_pasted_job_link_over_socket_mode(host: AppHost, slack: SlackStandIn,
     for _ in range(2):
         socket_mode.wait_for_ack(socket_mode.send_events_api(payload), timeout=5)
     slack.wait_for(lambda: slack.message(CHANNEL, message.ts).unfurls, timeout=30)
+    # a redelivery Slack marks as a retry (attempt 1) is dropped; the first delivery is attempt 0
+    other = slack.user_posts(CHANNEL, user="U0ANNA", text=f"<{url}>")
+    retried = event_payload(link_shared_event(channel=CHANNEL, user="U0ANNA", message_ts=other.ts, urls=[url]))
+    socket_mode.wait_for_ack(socket_mode.send_events_api(retried, retry_attempt=1, retry_reason="timeout"), timeout=5)
     host.idle(submitted=1)
-    assert len(slack.calls("chat.unfurl")) == 1
+    assert len(slack.calls("chat.unfurl")) == 1 and not slack.message(CHANNEL, other.ts).unfurls
     assert "ppo-franka-0412" in json.dumps(slack.message(CHANNEL, message.ts).unfurls[url])
