@@ -16,14 +16,7 @@ from bot.redact import Redactor
 from bot.render import blocklimits as lim
 from bot.render.doc_links import linked
 from bot.render.model import FindingView, Report
-from bot.render.slack_actions import (
-    ACTION_EVIDENCE,
-    ACTION_FEEDBACK,
-    ACTION_RERUN,
-    ACTION_TICKET,
-    ACTIONS_BLOCK,
-    target_value,
-)
+from bot.render.slack_actions import reply_buttons, target_value
 from bot.render.slack_evidence import (
     evidence_file,
     evidence_file_name,
@@ -34,8 +27,6 @@ from bot.render.slack_evidence import (
 from bot.render.slack_labels import escalation, label, lang_index, severity
 from bot.render.slack_message import (
     SlackMessage,
-    actions,
-    button,
     context,
     divider,
     finish,
@@ -217,22 +208,6 @@ def _status(report: Report, counts: Mapping[str, int], redactor: Redactor, lang:
     return context([stage, mrkdwn(redaction_line(counts, lang)), when])
 
 
-def _buttons(report: Report, redactor: Redactor, lang: str) -> list[dict[str, Any]]:
-    """Ticket, Re-run, Evidence; then 👍 and 👎 (`rlark_feedback`, value `up|<case>`), each in a block of its
-    own since one block's action ids must differ."""
-    value = clean_line(target_value(report.target), redactor)
-    main = primary(report.findings)
-    case = clean_line(main.case, redactor) if main else "none"
-    return [actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
-                     button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
-                     button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value)],
-                    block_id=ACTIONS_BLOCK),
-            actions([button(action_id=ACTION_FEEDBACK, text=label("btn.helpful", lang), value=f"up|{case}")],
-                    block_id=f"{ACTION_FEEDBACK}_up"),
-            actions([button(action_id=ACTION_FEEDBACK, text=label("btn.wrong", lang), value=f"down|{case}")],
-                    block_id=f"{ACTION_FEEDBACK}_down")]
-
-
 def metadata(report: Report, *, counts: Mapping[str, int], redactor: Redactor) -> dict[str, Any]:
     """CONTRACT §5's `rlark_diagnosis` metadata."""
     findings = report.findings
@@ -295,7 +270,9 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str,
         blocks += _first_error(report, redactor, lang, cuts)
     blocks += _unread(report, redactor, lang, cuts)
     blocks.append(_status(report, counts, redactor, lang))
-    blocks += _buttons(report, redactor, lang)
+    main = primary(findings)
+    blocks += reply_buttons(value=clean_line(target_value(report.target), redactor),
+                            case=clean_line(main.case, redactor) if main else "none", lang=lang)
     return SlackMessage(text=fallback_text(report, redactor=redactor, lang=lang), blocks=finish(blocks),
                         metadata=metadata(report, counts=counts, redactor=redactor),
                         files=[evidence_file(report, redactor=redactor, counts=counts)] if cuts.any else [])
