@@ -16,9 +16,10 @@ from bot.settings import ChannelBinding
 from bot.store.feedback import as_csv, as_json, votes
 from bot.store.memory import MemoryStore
 
-from .apphost import CHANNEL, EVERYWHERE, AppHost, bundle_of
+from .apphost import CHANNEL, EVERYWHERE, SECRET, AppHost, bundle_of
 from .model import Message
-from .signing import block_action_payload, event_payload, link_shared_event
+from .signing import block_action_payload, event_payload, link_shared_event, signed_headers
+from .signing import post as raw_post
 from .standin import SlackStandIn
 
 JOB = "ppo-franka-0412"
@@ -143,3 +144,12 @@ def test_nothing_secret_reaches_an_unfurl(slack: SlackStandIn, runbook: Runbook)
         slack.wait_for(lambda: slack.message(CHANNEL, message.ts).unfurls, timeout=30)
         preview = json.dumps(slack.message(CHANNEL, message.ts).unfurls)
         assert "franka-0412" not in preview.replace(url, ""), "a value the redactor masks never leaves in a preview"
+
+
+def test_the_events_request_url_answers_slacks_challenge_and_checks_signatures(host: AppHost) -> None:
+    """Saving the manifest's event_subscriptions.request_url: Slack posts a signed challenge first."""
+    body = json.dumps({"token": "t", "challenge": "c0ffee", "type": "url_verification"}).encode()
+    status, _, answer = raw_post(host.url, body, signed_headers(body, SECRET, content_type="application/json"))
+    assert status == 200 and b"c0ffee" in answer
+    status, _, _ = raw_post(host.url, body, signed_headers(body, "wrong-secret", content_type="application/json"))
+    assert status == 401
