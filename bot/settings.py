@@ -23,6 +23,11 @@ class Thresholds(BaseModel):
     pending_seconds: int = Field(default=900, ge=1, description="a pod Pending longer than this raises an alert")
     pull_slow_seconds: int = Field(default=900, ge=1, description="image pull / init without progress this long")
     stale_runner_seconds: int = Field(default=600, ge=0, description="a Running EphemeralRunner without pod, this long")
+    runner_max_age_seconds: int = Field(default=12 * 3600, ge=1, description="an EphemeralRunner older than this")
+    log_stall_seconds: int = Field(default=3600, ge=1,
+                                   description="a running log silent this long after a wait or load step: a hang")
+    nodepool_grace_seconds: int = Field(default=300, ge=0,
+                                        description="a NodePool this young may still report Unknown conditions")
 
 
 class CollectionBudget(BaseModel):

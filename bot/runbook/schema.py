@@ -57,7 +57,10 @@ class Bilingual(Strict):
 
 
 class SourceRef(Strict):
-    page: Literal["rlark-jobs", "rlark-first-run", "ci-runner"]
+    """A seed page's section, or `platform`: a failure every user of a platform meets that the seeds do not
+    describe, its section naming the platform and the part of its documentation ("Ray: out-of-memory prevention")."""
+
+    page: Literal["rlark-jobs", "rlark-first-run", "ci-runner", "platform"]
     section: str = Field(min_length=1, description="section heading of the source page")
 
 

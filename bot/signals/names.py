@@ -34,7 +34,19 @@ SIGNALS: dict[str, str] = {
     "pod.pull-slow": "a pod is still pulling images / initializing far beyond normal with no error",
     "pod.pending-long": "a pod has been Pending longer than the threshold",
     "arc.stale-runner": "an EphemeralRunner is Running without its pod, or failed runners were left behind",
-    "karpenter.nodepool-unhealthy": "a NodePool has NodeRegistrationHealthy=False or is not Ready",
+    "karpenter.nodepool-unhealthy": "a NodePool has NodeRegistrationHealthy=False, is not Ready past its first"
+    " minutes, or its NodeClass is missing",
+    "arc.runner-too-old": "an EphemeralRunner is older than the runner age limit (12 h by default), whatever its phase",
+    "node.mixed-schedulers": "the pod's node is shared by pods of two schedulers whose requests exceed its"
+    " allocatable resources",
+    "run.lock-wait-stalled": "a running container's log stopped at a wait (a lock, another process, \"using ... as"
+    " ... root\") longer ago than the stall threshold",
+    "run.output-stalled": "a running container's log stopped at a load, download or start-up step longer ago than"
+    " the stall threshold (outside an RLark run script)",
+    "run.script-stalled": "after `Executing run script...`, before any training signal, the log stopped at a load or"
+    " start-up step longer ago than the stall threshold",
+    "run.no-persistent-output": "a script or log writes outputs or checkpoints to an absolute path outside every"
+    " volumeMount of the container",
     "liqo.offloading-failed": "a NamespaceOffloading is not taken over (CreationLoopBackOff / not Ready)",
     "risk.credentials": "the redactor found a credential in logs, spec or env",
 }
