@@ -12,11 +12,12 @@ from bot.conversations.deps import Deps
 from bot.conversations.preflight_message import CALLBACK_ID as PREFLIGHT_SHORTCUT
 from handlers.buttons import on_button
 from handlers.errors import on_error
+from handlers.events import on_link_shared
 from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
 from handlers.shortcuts import on_preflight_shortcut
 from handlers.slash import on_command
 
-ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline)$")
+ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline|diagnose|diagnose_pick|ack|feedback)$")
 
 
 def register(app: App, deps: Deps) -> None:
@@ -37,6 +38,9 @@ def register(app: App, deps: Deps) -> None:
     @app.shortcut(PREFLIGHT_SHORTCUT, middleware=[when_ready(deps)])
     def preflight_shortcut(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         on_preflight_shortcut(deps, ack=ack, body=body, context=context)
+    @app.event("link_shared")
+    def link_shared(body: dict[str, Any]) -> None:
+        on_link_shared(deps, body=body)
 
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:

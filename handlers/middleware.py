@@ -26,9 +26,11 @@ def drop_retries(deps: Deps) -> Middleware:
     def drop(req: BoltRequest, next: Next) -> BoltResponse | None:
         """A request Slack retries is answered 200 and never runs twice (the first one is being handled).
 
-        A fresh response: at this point in bolt's global middleware there is no response object yet."""
-        if req.headers.get("x-slack-retry-num"):
-            deps.log.info("retried request dropped", extra={"retry": req.headers.get("x-slack-retry-num")})
+        A fresh response: at this point in bolt's global middleware there is no response object yet. Over
+        Socket Mode every Events API envelope carries its attempt number, `0` for the first delivery."""
+        retry = req.headers.get("x-slack-retry-num") or [""]  # bolt keeps each header as a list of values
+        if retry[0] not in ("", "0"):
+            deps.log.info("retried request dropped", extra={"retry": retry[0]})
             return BoltResponse(status=200, body="")
         return next()
 

@@ -13,7 +13,7 @@ DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 MANIFEST = DEPLOY / "slack" / "manifest.yaml"
 USAGE = ("diagnose JOB | ticket JOB | preflight job/NAME | nodes k=v | compare job/A job/B | timeline JOB | alerts | "
          "mute KEY 2h | unmute KEY | help")
-SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read"}
+SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read", "links:read", "links:write"}
 # Keys of Slack's app manifest schema that this manifest may use (display, features, OAuth, settings).
 TOP_KEYS = {"_metadata", "display_information", "features", "oauth_config", "settings"}
 SETTINGS_KEYS = {"allowed_ip_address_ranges", "event_subscriptions", "incoming_webhooks", "interactivity",
@@ -73,7 +73,7 @@ def test_socket_mode_and_interactivity(manifest: dict[str, Any]) -> None:
 def test_the_header_says_how_to_switch_to_http_and_names_the_metadata_types() -> None:
     text = MANIFEST.read_text(encoding="utf-8")
     assert "socket_mode_enabled: false" in text
-    assert text.count("https://<host>/slack/events") >= 3
+    assert text.count("https://<host>/slack/events") >= 4
     for event_type in ("rlark_diagnosis", "rlark_ticket", "rlark_alert"):
         assert event_type in text
 
@@ -84,3 +84,9 @@ def test_the_preflight_message_shortcut(manifest: dict[str, Any]) -> None:
     assert preflight["type"] == "message" and preflight["name"] == "Preflight this Job"
     assert set(preflight) == {"name", "type", "callback_id", "description"}
     assert len(preflight["name"]) <= 24 and len(preflight["description"]) <= 80  # Slack's limits
+
+
+def test_pasted_job_links_are_previewed(manifest: dict[str, Any]) -> None:
+    assert "link_shared" in manifest["settings"]["event_subscriptions"]["bot_events"]
+    assert manifest["features"]["unfurl_domains"], "Slack sends link_shared only for these domains"
+    assert {"links:read", "links:write"} <= set(manifest["oauth_config"]["scopes"]["bot"])
