@@ -61,7 +61,8 @@ def build(*, settings: Settings, redactor: Redactor, service: Service, source: E
     app = make_app(deps, client=client, socket_mode=socket_mode)
     listen = "0.0.0.0" if socket_mode and host == settings.host else host
     try:
-        server = HttpServer(wsgi_app(app=None if socket_mode else app, readiness=deps.readiness, metrics=metrics),
+        server = HttpServer(wsgi_app(app=None if socket_mode else app, readiness=deps.readiness, metrics=metrics,
+                                     signing_secret=settings.slack_signing_secret),
                             host=listen, port=port)
     except OSError as exc:
         raise SourceError(f"cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
