@@ -49,10 +49,12 @@ def make_app(deps: Deps, *, client: CountingWebClient, socket_mode: bool) -> Sla
 
 def build(*, settings: Settings, redactor: Redactor, service: Service, source: EvidenceSource, store: Store,
           metrics: Metrics, pool: ThreadPoolExecutor, socket_mode: bool, host: str, port: int,
-          grace: float = 25.0, engine: Engine | None = None) -> BotProcess:
-    """`engine`: where diagnoses run (`serve` gives worker processes); by default in the pool's threads."""
+          grace: float = 25.0, engine: Engine | None = None, slack_timeout: float = 10.0) -> BotProcess:
+    """`engine`: where diagnoses run (`serve` gives worker processes); by default in the pool's threads.
+    `slack_timeout`: seconds a Slack Web API call may take before it counts as unanswered."""
     client = make_client(settings, on_call=lambda method, status: metrics.count_slack_call(method=method,
-                                                                                           status=status))
+                                                                                           status=status),
+                         timeout=slack_timeout)
     sink = SlackSink(client)
     deps = Deps(settings=settings, redactor=redactor, service=service, source=source, store=store, sink=sink,
                 metrics=metrics, pool=pool, admins=AdminCache(sink.usergroup_members),
