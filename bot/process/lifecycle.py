@@ -20,8 +20,9 @@ from types import FrameType
 
 from bot.conversations.deps import Deps
 from bot.conversations.ports import SlackDown
+from bot.errors import SourceError
 from bot.slack.http import HttpServer
-from bot.slack.socket import SocketMode
+from bot.slack.socket import SocketMode, SocketRefused
 from bot.store.base import StoreUnavailable
 
 
@@ -33,6 +34,7 @@ class BotProcess:
     grace_seconds: float = 25.0
     on_stop: list[Callable[[], None]] = field(default_factory=list)
     finished: bool = True  # every diagnosis thread ended by the end of the stop
+    refused: SocketRefused | None = None  # Slack refused the app token: the process ends with this
     _stopping: threading.Event = field(default_factory=threading.Event)
     _stopped: threading.Event = field(default_factory=threading.Event)
 
@@ -72,11 +74,15 @@ class BotProcess:
         settle_memory()
         self.watch_readiness(every=self.deps.settings.readiness_interval_seconds)
         if self.socket is not None:
-            self.socket.connect()
+            self.deps.readiness.mark("socket", "Socket Mode not connected yet")
+            threading.Thread(target=self._connect_socket, args=(self.socket,), name="socket-connect",
+                             daemon=True).start()
         self.deps.log.info("serving", extra={"port": self.server.port,
                                              "mode": "socket" if self.socket is not None else "http"})
         self.server.serve_forever()
         self._stopped.wait(self.grace_seconds + WORKER_STOP_SECONDS + 5)
+        if self.refused is not None:
+            raise SourceError(str(self.refused))
         if not self.finished:
             # A diagnosis thread is stuck past its stop (in a call to Slack, say): the interpreter would wait
             # for it at exit, past the kubelet's kill. Everything else is closed; end now.
@@ -84,6 +90,16 @@ class BotProcess:
             logging.shutdown()
             os._exit(0)
         return 0
+
+    def _connect_socket(self, socket: SocketMode) -> None:
+        """Open Socket Mode in the background, retrying while Slack is unreachable (the probes are served
+        meanwhile, `/readyz` failing); a refused app token stops the process with that one line."""
+        try:
+            socket.connect_until(stopping=self._stopping,
+                                 on_state=lambda problem: self.deps.readiness.mark("socket", problem))
+        except SocketRefused as exc:
+            self.refused = exc
+            self.stop()
 
     def stop(self) -> None:
         if self._stopping.is_set():

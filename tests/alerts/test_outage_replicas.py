@@ -4,7 +4,7 @@ again, a copy derived from an older revision than the stored one is never writte
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,10 @@ def test_a_stale_copy_is_not_written_back_and_nothing_resolves_twice(shared: Out
     sink = RecordingSink()
     a = Notifier(store=shared, sink=sink, settings=settings())  # type: ignore[arg-type]
     b = Notifier(store=shared, sink=sink, settings=settings())  # type: ignore[arg-type]
-    tick: Callable[[Notifier, list[Any], int], None] = lambda n, alerts, i: n.tick(alerts, now=T0 + 60 * i) and None
+
+    def tick(n: Notifier, alerts: list[Any], i: int) -> None:
+        n.tick(alerts, now=T0 + 60 * i)
+
     tick(a, [pool("a3")], 0)
     tick(b, [pool("a3")], 0)
     assert len(sink.roots()) == 1
