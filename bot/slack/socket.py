@@ -21,8 +21,8 @@ REFUSALS = frozenset({"invalid_auth", "not_authed", "not_allowed_token_type", "a
                       "token_expired", "invalid_token", "missing_scope"})
 FIRST_DELAY, MAX_DELAY = 1.0, 30.0
 # The builtin client pings every `ping_interval` and drops a connection once no pong came for more than
-# STALE_AFTER_PINGS intervals, then reconnects. With the SDK's 10 s that took 40-50 s (commands in that window
-# fail at Slack); pinging every 2 s replaces a half-open connection in about 11 s (bench/socket).
+# STALE_AFTER_PINGS intervals, then reconnects. With the SDK's 10 s that took 46 s (commands in that window
+# fail at Slack); pinging every 2 s replaces a half-open connection in 11 s (bench/socket/RESULTS.md).
 PING_INTERVAL_SECONDS = 2.0
 STALE_AFTER_PINGS = 4  # slack_sdk's own rule (builtin Connection.check_state)
 OnState = Callable[[str | None], None]  # None: connected; else why not yet

@@ -96,6 +96,7 @@ class RedisStore:
         self.identity = Identity.here()
         self._beating = threading.Event()
         self._wake = threading.Event()
+        self._beat_lock = threading.Lock()
         self._claim = self._script(scripts.CLAIM)
         self._put_doc = self._script(scripts.PUT_DOC)
         self._delete = self._script(scripts.DELETE)
@@ -226,27 +227,29 @@ class RedisStore:
         return other is not None and self.identity.sees_dead(other)
 
     def start_heartbeat(self, *, alive_ttl: float = ALIVE_TTL_SECONDS) -> None:
-        """Keep this process's liveness record fresh (every third of `alive_ttl`) until `stop_heartbeat`."""
-        if self._beating.is_set():
-            return
-        self._beating.set()
+        """Keep this process's liveness record fresh (every third of `alive_ttl`) until `stop_heartbeat`. The
+        first record is written before this returns (raising StoreUnavailable if it cannot be): a lock is never
+        held by an instance others would find no record of."""
         key, text = ALIVE + self.identity.instance, self.identity.to_text()
-
         name, px = self._keys.value(key), check_ttl(alive_ttl)
 
-        def once() -> None:
-            # Not through `_run`: a beat missed while the store is down is no operation failing (nobody can take
-            # a lock over meanwhile either), and it must not count as one or revive a server.
-            with contextlib.suppress(_Failed):
-                _attempt(lambda: self._client.set(name, text, px=px), retry=False)
+        def write() -> None:
+            self._client.set(name, text, px=px)
 
         def beat() -> None:
             while self._beating.is_set() and not self._closed:
-                once()
+                # Not through `_run`: a beat missed while the store is down is no operation failing (nobody
+                # can take a lock over meanwhile either), and it must not count as one or revive a server.
+                with contextlib.suppress(_Failed):
+                    _attempt(write, retry=False)
                 self._wake.wait(alive_ttl / 3)
 
-        self._wake.clear()
-        once()  # before the first lock is taken
+        with self._beat_lock:
+            if self._beating.is_set():
+                return
+            self._run("acquire_lock", write)
+            self._wake.clear()
+            self._beating.set()
         threading.Thread(target=beat, name="store-heartbeat", daemon=True).start()
 
     def stop_heartbeat(self) -> None:
