@@ -103,7 +103,8 @@ def when_ready(deps: Deps) -> Middleware:
         """Until Slack and the evidence source answered once (and while draining), commands hear "starting"."""
         if not deps.readiness.taking_commands:
             lang = channel_lang(deps, str(body.get("channel_id", "")))
-            ack_with(ack, deps, message=ephemeral("starting", lang=lang, redactor=deps.redactor))
+            kind = "restarting" if deps.readiness.draining else "starting"
+            ack_with(ack, deps, message=ephemeral(kind, lang=lang, redactor=deps.redactor))
             return ack.response  # a response, not None: None would tell bolt this listener is not for the request
         return next()
 

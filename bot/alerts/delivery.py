@@ -1,12 +1,15 @@
 """Turn one decided action into Slack calls, channel by channel, skipping steps already done.
 
-Each step that reaches Slack (a root, a reply, a root update) is remembered under its own marker right after
-Slack answers, so a delivery retried after a failure (Slack down half-way, a replica that died) repeats only
-what did not happen. A root's ts is returned so the caller writes it back to the alert record.
+Each step that reaches Slack (a root, a reply, a root update) has its own marker: before a post it holds the
+post's idempotency key (`PENDING` + key), after Slack answered the message's ts. A delivery retried after a
+failure (Slack down half-way or answering late, a replica that died) repeats only what did not happen, and a
+post whose marker is still pending is first looked up in Slack by its key (it may have been taken although
+the answer never came). A root's ts is returned so the caller writes it back to the alert record.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -20,6 +23,7 @@ from bot.settings import ChannelBinding
 
 log = logging.getLogger("bot.alerts")
 
+PENDING = "?"  # a marker's value before the call: "?" + the post's idempotency key
 GAVE_UP = "-"  # the ts recorded for a channel that refused a root for good: its thread is never written to
 Done = Callable[[str], str | None]  # step name -> the ts recorded for it, None when not done yet
 Mark = Callable[[str, str], None]  # (step name, ts): record that the step reached Slack
@@ -77,11 +81,13 @@ class Deliverer:
     def _post_root(self, action: Action, channel: str, *, done: Done, mark: Mark, degraded: bool) -> str:
         step = f"{channel}:root"
         ts = done(step)
-        if ts is not None:
+        if ts is not None and not ts.startswith(PENDING):
             return ts
+        key, maybe_sent = _pending(action, step, ts, mark)
         msg = self._root(action.view, lang_of(channel, self.routes.channels), degraded)
         try:
-            ts = self.sink.post(channel=channel, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+            ts = self.sink.post(channel=channel, text=msg.text, blocks=msg.blocks, metadata=msg.metadata, key=key,
+                                maybe_sent=maybe_sent)
         except DeliveryFailed as exc:
             if not exc.permanent:
                 raise
@@ -94,10 +100,12 @@ class Deliverer:
     def _thread(self, action: Action, channel: str, root_ts: str, *, done: Done, mark: Mark, degraded: bool) -> None:
         lang = lang_of(channel, self.routes.channels)
         step = f"{channel}:reply"
-        if done(step) is None:
+        marked = done(step)
+        if marked is None or marked.startswith(PENDING):
+            key, maybe_sent = _pending(action, step, marked, mark)
             msg = reply(action, lang=lang, degraded=degraded)
             ts = self.sink.post(channel=channel, text=msg.text, blocks=msg.blocks, metadata=msg.metadata,
-                                thread_ts=root_ts)
+                                thread_ts=root_ts, key=key, maybe_sent=maybe_sent)
             self.calls += 1
             mark(step, ts)
         if action.kind in ("resolve", "reopen") and done(f"{channel}:update") is None:
@@ -105,3 +113,13 @@ class Deliverer:
             self.sink.update(channel=channel, ts=root_ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
             self.calls += 1
             mark(f"{channel}:update", root_ts)
+
+
+def _pending(action: Action, step: str, marked: str | None, mark: Mark) -> tuple[str, bool]:
+    """The post's idempotency key, written as the step's marker before the call (so a retry, by this process
+    or another, knows an earlier attempt may have reached Slack); and whether one may have."""
+    if marked is not None:
+        return marked[len(PENDING):], True
+    key = hashlib.sha256(f"{action.id}:{step}".encode()).hexdigest()[:32]
+    mark(step, PENDING + key)
+    return key, False

@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.alerts import storage
-from bot.alerts.delivery import Deliverer, Done, Mark, Routes
+from bot.alerts.degraded import DegradedMode, revision
+from bot.alerts.delivery import Deliverer, Routes
 from bot.alerts.grouping import observe
 from bot.alerts.machine import step
 from bot.alerts.model import Action, Observation, Policy, Record
@@ -47,7 +48,7 @@ class TickReport:
     firing: int = 0  # alert threads firing after this tick, as this replica knows them (muted ones included)
 
 
-class Notifier:
+class Notifier(DegradedMode):
     def __init__(self, *, store: Store, sink: AlertSink, settings: Settings, runbook: Runbook | None = None,
                  lock_ttl_seconds: float | None = None) -> None:
         self.store = store
@@ -57,6 +58,7 @@ class Notifier:
         self.lock_ttl = float(lock_ttl_seconds or settings.checks.lock_ttl_seconds)  # the outbox drain's lease
         self.degraded = False
         self._known: dict[str, Record] = {}  # the records as last read or written: degraded mode starts here
+        self._base: dict[str, tuple[int, int]] = {}  # key -> (store version, record revision) `_known` came from
         self._mutes: dict[str, bool] = {}
         self._dirty: set[str] = set()  # keys changed while the store was unavailable
         self._local: list[tuple[Action, str]] = []  # degraded deliveries Slack has not taken yet (action, domain)
@@ -99,6 +101,7 @@ class Notifier:
                 continue
             if versioned is not None:
                 self._requeue(key, versioned, queued_ids)
+                self._base[key] = (versioned.version, revision(versioned.doc))
             obs = observations.get(key)
             if obs is None and record is not None and versioned is not None and self._expired(record, versioned, now):
                 self.store.delete(storage.RECORD + key)  # resolved long ago: a new sighting starts a new thread
@@ -114,13 +117,15 @@ class Notifier:
             if new is None or new == record:
                 continue
             queued = list(versioned.doc.get("queued", [])) if versioned is not None else []
-            doc = {"record": new.to_doc(), "queued": queued + [a.to_doc() for a in actions]}
+            doc = {"record": new.to_doc(), "queued": queued + [a.to_doc() for a in actions],
+                   "rev": (revision(versioned.doc) if versioned is not None else 0) + 1}
             written = self.store.put_doc(storage.RECORD + key, doc,
                                          expect_version=versioned.version if versioned is not None else None)
             if written is None:
                 report.lost_races += 1  # another replica stepped this key first: its deliveries stand
                 continue
             self._known[key] = new
+            self._base[key] = (written.version, revision(doc))
             for action in actions:
                 self.store.push(storage.OUTBOX, json.dumps({"id": action.id, "key": key}))
             report.actions += len(actions)
@@ -226,74 +231,10 @@ class Notifier:
             record = dict(doc["record"])
             record["roots"] = {**record.get("roots", {}), **posted}
             doc["record"] = record
-            if self.store.put_doc(storage.RECORD + key, doc, expect_version=versioned.version) is not None:
+            doc["rev"] = revision(versioned.doc) + 1
+            written = self.store.put_doc(storage.RECORD + key, doc, expect_version=versioned.version)
+            if written is not None:
                 self._known[key] = Record.from_doc(record)
+                self._base[key] = (written.version, doc["rev"])
                 return
         log.warning("alerts: could not write back delivery of %s#%d after 20 tries", key, seq)
-
-    # -- without the store ----------------------------------------------------------------------------------
-
-    def _step_local(self, observations: dict[str, Observation], *, now: float, unreadable: set[str],
-                    checks: Collection[str] | None, skip: set[str], report: TickReport) -> None:
-        for key in sorted(set(observations) | set(self._known)):
-            record = self._known.get(key)
-            if key in skip or (record is not None and checks is not None and record.check not in checks):
-                continue
-            obs = observations.get(key)
-            clusters = set(record.clusters if record is not None else ()) | set(obs.clusters if obs else ())
-            new, actions = step(record, obs, now=now, policy=self.policy, muted=self._mutes.get(key, False),
-                                blind=bool(clusters & unreadable))
-            if new is None or new == record:
-                continue
-            self._known[key] = new
-            self._dirty.add(key)
-            self._local.extend((a, new.domain) for a in actions)
-            report.actions += len(actions)
-        while self._local:
-            action, domain = self._local[0]
-            key = action.view.key
-            done, mark = self._memory_marks(action.id + ":")
-            try:
-                posted = self.deliverer.send(action, roots=self._known[key].roots, domain=domain, done=done,
-                                             mark=mark, degraded=True)
-            except DeliveryFailed as exc:
-                log.warning("alerts: Slack did not take delivery %s either (%s); kept in memory", action.id, exc)
-                break
-            self._known[key] = self._known[key].evolve(roots={**self._known[key].roots, **posted})
-            self._local.pop(0)
-            report.delivered += 1
-        report.undelivered = len(self._local)
-
-    def _memory_marks(self, prefix: str) -> tuple[Done, Mark]:
-        def done(step: str) -> str | None:
-            return self._local_marks.get(prefix + step)
-
-        def mark(step: str, ts: str) -> None:
-            self._local_marks[prefix + step] = ts
-
-        return done, mark
-
-    def _recover(self) -> None:
-        """The store answers again: write back what changed meanwhile, so nothing already sent is sent again.
-
-        Deliveries Slack had not taken yet go into the record's queue and the outbox like any other."""
-        waiting: dict[str, list[Action]] = {}
-        for action, _ in self._local:
-            waiting.setdefault(action.view.key, []).append(action)
-        for key in sorted(self._dirty | set(waiting)):
-            record = self._known[key]
-            for _ in range(20):
-                current = self.store.get_doc(storage.RECORD + key)
-                queued = list(current.doc.get("queued", [])) if current is not None else []
-                doc = {"record": record.to_doc(), "queued": queued + [a.to_doc() for a in waiting.get(key, [])]}
-                if self.store.put_doc(storage.RECORD + key, doc,
-                                      expect_version=current.version if current is not None else None):
-                    break
-            for action in waiting.get(key, []):
-                self.store.push(storage.OUTBOX, json.dumps({"id": action.id, "key": key}))
-        log.info("alerts: state store back; %d record(s) written back, %d delivery(ies) queued",
-                 len(self._dirty), sum(len(v) for v in waiting.values()))
-        self._dirty.clear()
-        self._local.clear()
-        self._local_marks.clear()
-        self.degraded = False

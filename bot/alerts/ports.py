@@ -24,8 +24,10 @@ class DeliveryFailed(Exception):
 
 class AlertSink(Protocol):
     def post(self, *, channel: str, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any],
-             thread_ts: str | None = None) -> str:
-        """Post a message (a thread reply when `thread_ts` is given) and return its ts."""
+             thread_ts: str | None = None, key: str | None = None, maybe_sent: bool = False) -> str:
+        """Post a message (a thread reply when `thread_ts` is given) and return its ts. `key`: the post's
+        idempotency key, the same on every retry; `maybe_sent`: an earlier attempt with this key may have
+        reached Slack, so it is looked up before posting again."""
         ...
 
     def update(self, *, channel: str, ts: str, text: str, blocks: list[dict[str, Any]],

@@ -54,9 +54,10 @@ class SlackAlertSink:
         return seal_message(message, self._redactor, verbatim=identifiers(metadata))
 
     def post(self, *, channel: str, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any],
-             thread_ts: str | None = None) -> str:
+             thread_ts: str | None = None, key: str | None = None, maybe_sent: bool = False) -> str:
         try:
-            ts = self._sink.post(channel=channel, message=self._sealed(text, blocks, metadata), thread_ts=thread_ts)
+            ts = self._sink.post(channel=channel, message=self._sealed(text, blocks, metadata), thread_ts=thread_ts,
+                                 key=key, maybe_sent=maybe_sent)
         except SlackDown as exc:
             raise _failed(exc) from exc
         self._count("reply" if thread_ts else _state(metadata))

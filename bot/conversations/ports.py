@@ -53,8 +53,10 @@ class Picture:
 class ChatSink(Protocol):
     """What the conversations may do in Slack. Every message is `Sealed`, every file part `SafeText`."""
 
-    def post(self, *, channel: str, message: Sealed, thread_ts: str | None = None) -> str:
-        """A message in the channel (or a thread); its ts. Files of the message go into its thread."""
+    def post(self, *, channel: str, message: Sealed, thread_ts: str | None = None, key: str | None = None,
+             maybe_sent: bool = False) -> str:
+        """A message in the channel (or a thread); its ts. Files of the message go into its thread. `key`: the
+        post's idempotency key; `maybe_sent`: an earlier attempt with it may have reached Slack (looked up)."""
         ...
 
     def update(self, *, channel: str, ts: str, message: Sealed) -> None: ...

@@ -7,6 +7,8 @@ diagnoses get `grace` seconds to finish and answer, locks are released, the proc
 from __future__ import annotations
 
 import gc
+import logging
+import os
 import signal
 import sys
 import threading
@@ -18,8 +20,9 @@ from types import FrameType
 
 from bot.conversations.deps import Deps
 from bot.conversations.ports import SlackDown
+from bot.errors import SourceError
 from bot.slack.http import HttpServer
-from bot.slack.socket import SocketMode
+from bot.slack.socket import SocketMode, SocketRefused
 from bot.store.base import StoreUnavailable
 
 
@@ -30,6 +33,8 @@ class BotProcess:
     socket: SocketMode | None = None
     grace_seconds: float = 25.0
     on_stop: list[Callable[[], None]] = field(default_factory=list)
+    finished: bool = True  # every diagnosis thread ended by the end of the stop
+    refused: SocketRefused | None = None  # Slack refused the app token: the process ends with this
     _stopping: threading.Event = field(default_factory=threading.Event)
     _stopped: threading.Event = field(default_factory=threading.Event)
 
@@ -69,12 +74,32 @@ class BotProcess:
         settle_memory()
         self.watch_readiness(every=self.deps.settings.readiness_interval_seconds)
         if self.socket is not None:
-            self.socket.connect()
+            self.deps.readiness.mark("socket", "Socket Mode not connected yet")
+            threading.Thread(target=self._connect_socket, args=(self.socket,), name="socket-connect",
+                             daemon=True).start()
         self.deps.log.info("serving", extra={"port": self.server.port,
                                              "mode": "socket" if self.socket is not None else "http"})
         self.server.serve_forever()
-        self._stopped.wait(self.grace_seconds + 10)
+        self._stopped.wait(self.grace_seconds + WORKER_STOP_SECONDS + 5)
+        if self.refused is not None:
+            raise SourceError(str(self.refused))
+        if not self.finished:
+            # A diagnosis thread is stuck past its stop (in a call to Slack, say): the interpreter would wait
+            # for it at exit, past the kubelet's kill. Everything else is closed; end now.
+            self.deps.log.warning("exiting with a diagnosis thread still busy")
+            logging.shutdown()
+            os._exit(0)
         return 0
+
+    def _connect_socket(self, socket: SocketMode) -> None:
+        """Open Socket Mode in the background, retrying while Slack is unreachable (the probes are served
+        meanwhile, `/readyz` failing); a refused app token stops the process with that one line."""
+        try:
+            socket.connect_until(stopping=self._stopping,
+                                 on_state=lambda problem: self.deps.readiness.mark("socket", problem))
+        except SocketRefused as exc:
+            self.refused = exc
+            self.stop()
 
     def stop(self) -> None:
         if self._stopping.is_set():
@@ -83,16 +108,33 @@ class BotProcess:
         deps = self.deps
         deps.readiness.draining = True
         deps.log.info("draining", extra={"grace_seconds": self.grace_seconds})
-        for fn in self.on_stop:
-            _quietly(fn)
+        # The scheduler stops alongside the drain: a tick in flight waits for a worker like a diagnosis does.
+        stoppers = [threading.Thread(target=_quietly, args=(fn,), name="stop", daemon=True) for fn in self.on_stop]
+        for thread in stoppers:
+            thread.start()
         drained = drain(deps.pool, self.grace_seconds)
-        _quietly(deps.engine.close)  # after the drain: the answers in flight came back from the workers
-        deps.log.info("stopped", extra={"drained": drained})
+        # After the grace: idle workers exit, busy ones are killed, and the diagnoses they held tell their
+        # askers they stopped, within WORKER_STOP_SECONDS (`stop_seconds` fits terminationGracePeriodSeconds).
+        _quietly(deps.engine.close)
+        until = time.monotonic() + WORKER_STOP_SECONDS
+        self.finished = drained or drain(deps.pool, WORKER_STOP_SECONDS)
+        for thread in stoppers:
+            thread.join(max(0.0, until - time.monotonic()))
+        deps.log.info("stopped", extra={"drained": drained, "finished": self.finished})
         if self.socket is not None:
             _quietly(self.socket.close)
         _quietly(deps.store.close)
         self.server.close()
         self._stopped.set()
+
+
+WORKER_STOP_SECONDS = 3.0  # after the grace: busy workers are ended and their askers told, within this
+CLOSE_SECONDS = 2.0  # Socket Mode, the store and the server closed, the last log lines written
+
+
+def stop_seconds(grace: float) -> float:
+    """The longest a stop takes from SIGTERM to exit: the deployment's terminationGracePeriodSeconds covers it."""
+    return grace + WORKER_STOP_SECONDS + CLOSE_SECONDS
 
 
 SWITCH_INTERVAL_SECONDS = 0.001

@@ -50,10 +50,12 @@ def make_app(deps: Deps, *, client: CountingWebClient, socket_mode: bool) -> Sla
 
 def build(*, settings: Settings, redactor: Redactor, service: Service, source: EvidenceSource, store: Store,
           metrics: Metrics, pool: ThreadPoolExecutor, socket_mode: bool, host: str, port: int,
-          grace: float = 25.0, engine: Engine | None = None) -> BotProcess:
-    """`engine`: where diagnoses run (`serve` gives worker processes); by default in the pool's threads."""
+          grace: float = 25.0, engine: Engine | None = None, slack_timeout: float = 10.0) -> BotProcess:
+    """`engine`: where diagnoses run (`serve` gives worker processes); by default in the pool's threads.
+    `slack_timeout`: seconds a Slack Web API call may take before it counts as unanswered."""
     client = make_client(settings, on_call=lambda method, status: metrics.count_slack_call(method=method,
-                                                                                           status=status))
+                                                                                           status=status),
+                         timeout=slack_timeout)
     sink = SlackSink(client)
     deps = Deps(settings=settings, redactor=redactor, service=service, source=source, store=store, sink=sink,
                 metrics=metrics, pool=pool, admins=AdminCache(sink.usergroup_members),
@@ -62,7 +64,8 @@ def build(*, settings: Settings, redactor: Redactor, service: Service, source: E
     app = make_app(deps, client=client, socket_mode=socket_mode)
     listen = "0.0.0.0" if socket_mode and host == settings.host else host
     try:
-        server = HttpServer(wsgi_app(app=None if socket_mode else app, readiness=deps.readiness, metrics=metrics),
+        server = HttpServer(wsgi_app(app=None if socket_mode else app, readiness=deps.readiness, metrics=metrics,
+                                     signing_secret=settings.slack_signing_secret),
                             host=listen, port=port)
     except OSError as exc:
         raise SourceError(f"cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc

@@ -39,6 +39,7 @@ KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "refusal": (frozenset(), frozenset()),
     "not_found": (frozenset({"target", "where"}), frozenset()),
     "starting": (frozenset(), frozenset()),
+    "restarting": (frozenset(), frozenset()),
     "duplicate": (frozenset({"target", "permalink"}), frozenset()),
     "busy": (frozenset(), frozenset()),
     "error": (frozenset(), frozenset()),

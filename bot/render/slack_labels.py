@@ -128,6 +128,7 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
                       "or ask the platform admin."),
     "reply.not_found": ("没有找到 {target}：{where}", "{target} was not found: {where}"),
     "reply.starting": ("机器人正在启动，请稍后再试。", "The bot is starting up; try again in a moment."),
+    "reply.restarting": ("机器人正在重启，请稍后再试。", "The bot is restarting; try again in a moment."),
     "reply.duplicate": ("{target} 刚刚已在本频道诊断（或正在诊断），请看该话题：{link}",
                         "{target} was just diagnosed in this channel (or still is): see its thread {link}"),
     "reply.duplicate.nolink": ("{target} 刚刚已在本频道诊断（或正在诊断），请查看本频道里的话题。",

@@ -47,6 +47,18 @@ class CountingWebClient(WebClient):
             self._on_call(method, status)
 
 
+def without_blind_retries(client: WebClient) -> WebClient:
+    """The same client retrying only rate limits (a 429 took nothing): a post answered by a timeout, a cut
+    connection or a 5xx may have been taken, so it is looked up before being sent again (`bot.slack.posting`)."""
+    kwargs: dict[str, Any] = {"token": client.token, "base_url": client.base_url, "timeout": client.timeout,
+                              "logger": client.logger,
+                              "retry_handlers": [h for h in client.retry_handlers
+                                                 if isinstance(h, RateLimitErrorRetryHandler)]}
+    if isinstance(client, CountingWebClient):
+        return CountingWebClient(on_call=client._on_call, **kwargs)
+    return WebClient(**kwargs)
+
+
 def make_client(settings: Settings, *, on_call: OnCall | None = None, timeout: float = 10.0,
                 retries: int = 3) -> CountingWebClient:
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None

@@ -17,6 +17,8 @@ from slack_sdk.errors import SlackApiError
 
 from bot.conversations.ports import Picture, Sealed, SlackDown
 from bot.redact import SafeText, SafeValue
+from bot.slack.client import without_blind_retries
+from bot.slack.posting import OncePoster
 
 
 def _checked(value: object, kind: type) -> None:
@@ -31,6 +33,7 @@ def _meta(value: SafeValue | None) -> dict[str, Any] | None:
 class SlackSink:
     def __init__(self, client: WebClient) -> None:
         self.client = client
+        self.poster = OncePoster(client=without_blind_retries(client), lookup=client)
 
     def _call(self, fn: Any, **kwargs: Any) -> Any:
         try:
@@ -41,7 +44,10 @@ class SlackSink:
         except Exception as exc:  # connection refused, timeouts, TLS: after the client's own retries
             raise SlackDown(f"Slack unreachable: {type(exc).__name__}") from exc
 
-    def post(self, *, channel: str, message: Sealed, thread_ts: str | None = None) -> str:
+    def post(self, *, channel: str, message: Sealed, thread_ts: str | None = None, key: str | None = None,
+             maybe_sent: bool = False) -> str:
+        """Post once (`bot.slack.posting`): `key` identifies this post across retries (a fresh one by default);
+        `maybe_sent`: an earlier attempt with this key may have reached Slack, so it is looked up first."""
         _checked(message, Sealed)
         kwargs: dict[str, Any] = {"channel": channel, "text": message.text, "blocks": message.blocks.value,
                                   "unfurl_links": False, "unfurl_media": False}
@@ -49,8 +55,7 @@ class SlackSink:
             kwargs["thread_ts"] = thread_ts
         if message.metadata is not None:
             kwargs["metadata"] = _meta(message.metadata)
-        response = self._call(self.client.chat_postMessage, **kwargs)
-        ts = str(response.get("ts") or "")
+        ts = self.poster.post(kwargs, key=key, maybe_sent=maybe_sent)
         for name, title, content in message.files:
             self.upload(channel=channel, thread_ts=thread_ts or ts, name=name, title=title, content=content)
         return ts

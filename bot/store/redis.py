@@ -10,6 +10,8 @@ retried, so a hung server costs one socket timeout, not several.
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -30,6 +32,11 @@ from bot.store.base import (
     encode_doc,
 )
 from bot.store.keys import DEFAULT_PREFIX, KeySchema
+from bot.store.liveness import Identity, instance_of
+
+log = logging.getLogger("rlark_bot.store")
+ALIVE = "store:alive:"  # + instance id: its Identity, kept while the process lives (ALIVE_TTL_SECONDS)
+ALIVE_TTL_SECONDS = 15.0  # how soon other machines take over the locks of a holder that stopped beating
 
 T = TypeVar("T")
 
@@ -86,6 +93,10 @@ class RedisStore:
         self._on_close = on_close
         self._revive = revive
         self._closed = False
+        self.identity = Identity.here()
+        self._beating = threading.Event()
+        self._wake = threading.Event()
+        self._beat_lock = threading.Lock()
         self._claim = self._script(scripts.CLAIM)
         self._put_doc = self._script(scripts.PUT_DOC)
         self._delete = self._script(scripts.DELETE)
@@ -186,12 +197,65 @@ class RedisStore:
         return self._run("scan_docs", body)
 
     def acquire_lock(self, name: str, *, ttl_seconds: float) -> Lock | None:
+        """The lease, or None while a live holder has it. A holder known dead (`bot.store.liveness`) is replaced
+        at once, not after its TTL; the new fence tells its stale writes apart."""
         check_name("lock name", name)
-        token = uuid.uuid4().hex
+        self.start_heartbeat()  # a process that holds locks says it lives
+        token = self.identity.token()
         names = [self._keys.lock(name), self._keys.fence(name)]
         args: list[str | int] = [token, check_ttl(ttl_seconds)]
         fence = int(self._run("acquire_lock", lambda: self._acquire(keys=names, args=args)))
+        if not fence:
+            holder = _text(self._run("acquire_lock", lambda: self._client.get(names[0])))
+            if holder is None or not self._dead(holder):
+                return None
+            stale = [*args, holder]
+            fence = int(self._run("acquire_lock", lambda: self._acquire(keys=names, args=stale)))
+            if fence:
+                log.info("lock %s taken over from a holder known dead", name)
         return Lock(name=name, token=token, fence=fence) if fence else None
+
+    def _dead(self, holder: str) -> bool:
+        """Whether the process holding `holder` (a lock's value) is known dead."""
+        instance = instance_of(holder.rsplit(":", 1)[0])
+        if instance is None or instance == self.identity.instance:
+            return False
+        record = _text(self._run("acquire_lock", lambda: self._client.get(self._keys.value(ALIVE + instance))))
+        if record is None:
+            return True  # it stopped beating longer ago than ALIVE_TTL_SECONDS
+        other = Identity.from_text(record)
+        return other is not None and self.identity.sees_dead(other)
+
+    def start_heartbeat(self, *, alive_ttl: float = ALIVE_TTL_SECONDS) -> None:
+        """Keep this process's liveness record fresh (every third of `alive_ttl`) until `stop_heartbeat`. The
+        first record is written before this returns (raising StoreUnavailable if it cannot be): a lock is never
+        held by an instance others would find no record of."""
+        key, text = ALIVE + self.identity.instance, self.identity.to_text()
+        name, px = self._keys.value(key), check_ttl(alive_ttl)
+
+        def write() -> None:
+            self._client.set(name, text, px=px)
+
+        def beat() -> None:
+            while self._beating.is_set() and not self._closed:
+                # Not through `_run`: a beat missed while the store is down is no operation failing (nobody
+                # can take a lock over meanwhile either), and it must not count as one or revive a server.
+                with contextlib.suppress(_Failed):
+                    _attempt(write, retry=False)
+                self._wake.wait(alive_ttl / 3)
+
+        with self._beat_lock:
+            if self._beating.is_set():
+                return
+            self._run("acquire_lock", write)
+            self._wake.clear()
+            self._beating.set()
+        threading.Thread(target=beat, name="store-heartbeat", daemon=True).start()
+
+    def stop_heartbeat(self) -> None:
+        """Stop beating, leaving the record to lapse (a clean close deletes it: its locks are released too)."""
+        self._beating.clear()
+        self._wake.set()
 
     def renew_lock(self, lock: Lock, *, ttl_seconds: float) -> bool:
         args: list[str | int] = [_holder(lock), check_ttl(ttl_seconds)]
@@ -224,6 +288,10 @@ class RedisStore:
         """Disconnect; then stop the embedded server when this store started one. Safe to call twice."""
         if self._closed:
             return
+        if self._beating.is_set():
+            self.stop_heartbeat()
+            with contextlib.suppress(StoreUnavailable):
+                self.delete(ALIVE + self.identity.instance)
         self._closed = True
         try:
             self._client.close()

@@ -42,6 +42,10 @@ return 1
 
 ACQUIRE = """
 local cur = redis.call('GET', KEYS[1])
+if cur and ARGV[3] and cur == ARGV[3] then
+  redis.call('DEL', KEYS[1])
+  cur = false
+end
 if cur then
   local token, fence = string.match(cur, '^(%x+):(%d+)$')
   if token == ARGV[1] then return tonumber(fence) end
@@ -51,7 +55,8 @@ local fence = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1] .. ':' .. fence, 'PX', ARGV[2])
 return fence
 """
-"""KEYS: lock key, fence counter. ARGV: token, TTL ms. The fence, or 0 when someone else holds the lock."""
+"""KEYS: lock key, fence counter. ARGV: token, TTL ms, and optionally the holder value of a holder known dead
+(replaced only if it still holds). The fence, or 0 when someone else holds the lock."""
 
 RENEW = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end

@@ -98,13 +98,22 @@ class WorkerEngine:
         return result
 
     def close(self) -> None:
-        """No more tasks; idle workers exit now, busy ones are ended (call after the drain)."""
+        """No more tasks; idle workers exit now, busy ones are killed at once (call after the drain: they had
+        their grace). A busy worker's pipe is left to the thread reading it, which hears the end (EOF) and tells
+        its asker; closing it under that thread made it read a closed descriptor (EBADF)."""
         self._closed.set()
+        idle: set[_Proc] = set()
+        with contextlib.suppress(queue.Empty):
+            while True:
+                idle.add(self._idle.get_nowait())
         with self._lock:
             procs = list(self._live)
             self._live.clear()
         for proc in procs:
-            self._retire(proc, gently=True)
+            if proc in idle:  # an idle worker exits in milliseconds; one that does not is killed within 1 s
+                self._retire(proc, gently=True, patience=1.0)
+            else:
+                self._retire(proc, gently=False, close=False)
 
     def problem(self) -> str | None:
         """None once a worker is up; else why none is (for `/readyz`)."""
@@ -255,16 +264,18 @@ class WorkerEngine:
         with self._lock:
             self._live.discard(proc)
 
-    def _retire(self, proc: _Proc, *, gently: bool) -> None:
+    def _retire(self, proc: _Proc, *, gently: bool, close: bool = True, patience: float = 5.0) -> None:
+        """End the worker in the background; `close`: its pipe too (False while another thread reads it)."""
         def end() -> None:
             if gently:
                 with contextlib.suppress(OSError, ValueError):
                     proc.conn.send(("exit",))
-                proc.process.join(5.0)
+                proc.process.join(patience)
             if proc.process.is_alive():
                 proc.process.kill()
                 proc.process.join(5.0)
-            proc.conn.close()
+            if close:
+                proc.conn.close()
 
         threading.Thread(target=end, name="worker-end", daemon=True).start()
 

@@ -39,7 +39,7 @@ class RecordingSink:
             raise DeliveryFailed("slack unreachable")
 
     def post(self, *, channel: str, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any],
-             thread_ts: str | None = None) -> str:
+             thread_ts: str | None = None, key: str | None = None, maybe_sent: bool = False) -> str:
         self._gate()
         ts = f"{self._next}.000100"
         self._next += 1

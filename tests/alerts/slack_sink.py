@@ -16,7 +16,7 @@ class WebClientSink:
         self.client = WebClient(base_url=base_url, token=token, timeout=timeout, retry_handlers=[])
 
     def post(self, *, channel: str, text: str, blocks: list[dict[str, Any]], metadata: dict[str, Any],
-             thread_ts: str | None = None) -> str:
+             thread_ts: str | None = None, key: str | None = None, maybe_sent: bool = False) -> str:
         try:
             resp = self.client.chat_postMessage(channel=channel, text=text, blocks=blocks, metadata=metadata,
                                                 thread_ts=thread_ts)

@@ -355,11 +355,14 @@ def test_without_the_kubeconfig_secret_the_bot_reads_the_cluster_it_runs_in(rend
 
 @pytest.mark.parametrize("overlay", BOT_OVERLAYS)
 def test_the_kubelet_waits_longer_than_serve_drains(rendered: dict[str, list[Doc]], overlay: str) -> None:
+    """The grace, the workers' stop and the closing all fit before the kubelet's SIGKILL."""
     from bot.cli import build_parser
+    from bot.process.lifecycle import stop_seconds
 
     pod = one(rendered[overlay], "Deployment")["spec"]["template"]["spec"]
     args = build_parser().parse_args(["serve", *container(rendered[overlay]).get("args", [])])
-    assert pod["terminationGracePeriodSeconds"] > args.grace
+    assert pod["terminationGracePeriodSeconds"] >= stop_seconds(args.grace) + 1, (
+        pod["terminationGracePeriodSeconds"], stop_seconds(args.grace))
 
 
 def test_the_readme_names_what_the_manifests_use(rendered: dict[str, list[Doc]]) -> None:

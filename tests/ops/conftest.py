@@ -132,7 +132,8 @@ def launch(slack: SlackStandIn, planted: Planted, tmp_path: Path) -> Iterator[La
     started: list[ServedBot] = []
 
     def start(*, overlay: str, example: str = EXAMPLE, socket_mode: bool = False,
-              env: Mapping[str, str | None] | None = None, cold: bool = False) -> ServedBot:
+              env: Mapping[str, str | None] | None = None, cold: bool = False,
+              args: tuple[str, ...] = ()) -> ServedBot:
         tmp = tmp_path / f"pod{len(started)}"
         for sub in ("data", "home", "work"):
             (tmp / sub).mkdir(parents=True)
@@ -140,7 +141,7 @@ def launch(slack: SlackStandIn, planted: Planted, tmp_path: Path) -> Iterator[La
             warm_pattern_cache(tmp / "home")
         port = free_port()
         environment = pod_env(slack=slack, planted=planted, tmp=tmp, port=port, socket_mode=socket_mode, changes=env)
-        argv = [*entry_command(overlay), "--snapshot", str(EXAMPLES / example)]
+        argv = [*entry_command(overlay), "--snapshot", str(EXAMPLES / example), *args]
         bot = ServedBot(argv, env=environment, port=port, cwd=tmp / "work")
         started.append(bot)
         return bot

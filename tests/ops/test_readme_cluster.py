@@ -14,6 +14,7 @@ import yaml
 
 from bot.commands import serve
 from bot.process import root as serve_root
+from bot.process.lifecycle import CLOSE_SECONDS, WORKER_STOP_SECONDS, stop_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -89,7 +90,10 @@ def test_sizing_and_shutdown_figures_are_the_manifests_and_serves(section: str) 
     parser = argparse.ArgumentParser()
     serve.add_parser(parser.add_subparsers())
     grace = parser.parse_args(["serve"]).grace
-    assert f"({grace:g} s at most, inside the {pod['terminationGracePeriodSeconds']} s grace period)" in text
+    assert f"({grace:g} s at most, `--grace`)" in text
+    assert f"({WORKER_STOP_SECONDS:g} s at most), closes ({CLOSE_SECONDS:g} s)" in text
+    assert f"{stop_seconds(grace):g} s in all, inside the Deployment's" in text
+    assert f"{pod['terminationGracePeriodSeconds']} s `terminationGracePeriodSeconds`" in text
     assert f"Up to {WORDS[serve_root.DIAGNOSIS_WORKERS]} diagnoses run at once" in text
     # the engine benchmark's latest figures, as bench/engine/RESULTS.md records them
     results = (ROOT / "bench" / "engine" / "RESULTS.md").read_text(encoding="utf-8")

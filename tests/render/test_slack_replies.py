@@ -139,6 +139,7 @@ FIELDS: dict[str, dict[str, Any]] = {
     "refusal": {},
     "not_found": {"target": "job/x", "where": "looked in clusters a, b; namespaces c"},
     "starting": {},
+    "restarting": {},
     "duplicate": {"target": "job/x", "permalink": "https://example.slack.com/archives/C1/p1"},
     "busy": {},
     "error": {},

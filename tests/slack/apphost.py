@@ -97,7 +97,7 @@ class AppHost:
                  admin_usergroup: str | None = None, extra_patterns: list[str] | None = None,
                  socket_mode: bool = False, alerts: AlertOps | None = None, workers: int = 4,
                  engine: Callable[[Settings, Path], Engine] | None = None,
-                 settings: Mapping[str, Any] | None = None) -> None:
+                 settings: Mapping[str, Any] | None = None, slack_timeout: float = 10.0) -> None:
         """`engine(settings, bundle)`: where diagnoses run (worker processes, say); by default in the pool's threads."""
         self.slack = slack
         self.settings = make_settings(channels={CHANNEL: EVERYWHERE} if channels is None else channels,
@@ -110,7 +110,8 @@ class AppHost:
         self.process: BotProcess = build(settings=self.settings, redactor=self.redactor, service=service,
                                          source=BundleSource(bundle), store=store, metrics=Metrics(process=False),
                                          pool=self.pool, socket_mode=socket_mode, host="127.0.0.1", port=0,
-                                         grace=10.0, engine=engine(self.settings, bundle) if engine else None)
+                                         grace=10.0, engine=engine(self.settings, bundle) if engine else None,
+                                         slack_timeout=slack_timeout)
         self.deps: Deps = self.process.deps
         if alerts is not None:
             self.deps.alerts = alerts

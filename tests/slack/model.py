@@ -88,6 +88,14 @@ class File:
                 "channels": [self.channel] if self.channel else []}
 
 
+def unkeyed(metadata: Obj | None) -> Obj | None:
+    """Message metadata without the idempotency key the bot adds to every post (`post_key`)."""
+    if metadata is None:
+        return None
+    payload = {k: v for k, v in (metadata.get("event_payload") or {}).items() if k != "post_key"}
+    return {**metadata, "event_payload": payload}
+
+
 @dataclass
 class Message:
     """A message in a channel. `thread_ts` is the root's ts for a reply and None for a root message."""

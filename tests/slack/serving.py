@@ -47,6 +47,7 @@ class Delay:
     seconds: float
     times: int | None = None
     released: bool = False
+    taken: bool = False  # the call takes effect at once and only its answer is late (Slack slow to answer)
 
 
 def parse_body(content_type: str, body: bytes, query: str) -> Obj:
@@ -90,6 +91,11 @@ def _take(standin: SlackStandIn, items: list[Any], method: str) -> Any:
                     item.times -= 1
                 return item
     return None
+
+
+def _hold(standin: SlackStandIn, delay: Delay) -> None:
+    with standin.cond:
+        standin.cond.wait_for(lambda: delay.released or standin.stopping.is_set(), delay.seconds)
 
 
 def _finish(standin: SlackStandIn, call: Call, status: int, body: Obj | str | None) -> None:
@@ -194,9 +200,8 @@ def serve_request(standin: SlackStandIn, req: BaseHTTPRequestHandler) -> None:
         standin.log.append(call)
         standin.cond.notify_all()
     delay = _take(standin, standin.delays, method)
-    if delay is not None:
-        with standin.cond:
-            standin.cond.wait_for(lambda: delay.released or standin.stopping.is_set(), delay.seconds)
+    if delay is not None and not delay.taken:
+        _hold(standin, delay)
     fault: Fault | None = _take(standin, standin.faults, method)
     status: int
     answer: Obj | str
@@ -215,5 +220,7 @@ def serve_request(standin: SlackStandIn, req: BaseHTTPRequestHandler) -> None:
         status, answer = _upload(standin, name, body)
     else:
         status, answer = _respond(standin, name, params)
+    if delay is not None and delay.taken:
+        _hold(standin, delay)
     _finish(standin, call, status, answer)  # before the answer leaves, so a test that got it sees it recorded
     _send(req, status, answer, extra)

@@ -159,10 +159,11 @@ class SlackStandIn:
         with self.cond:
             self.faults.append(Fault(method, status, error, retry_after, drop, times))
 
-    def delay(self, method: str, seconds: float, *, times: int | None = None) -> Delay:
+    def delay(self, method: str, seconds: float, *, times: int | None = None, taken: bool = False) -> Delay:
         """Answer calls of `method` (`*`: any) only after `seconds` (cut short when the stand-in closes, or by
-        `release`: a test that needs a call held until it has done something holds it that long, no longer)."""
-        held = Delay(method, seconds, times)
+        `release`: a test that needs a call held until it has done something holds it that long, no longer).
+        `taken=True`: the call takes effect at once (a post is in the channel) and only the answer is late."""
+        held = Delay(method, seconds, times, taken=taken)
         with self.cond:
             self.delays.append(held)
         return held

@@ -22,7 +22,7 @@ from bot.sources import BundleSource
 from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, EVERYWHERE, SECRET, USER, AppHost, bundle_of
-from .model import Message
+from .model import Message, unkeyed
 from .signing import TEAM_ID, new_trigger_id, post, signed_headers
 from .standin import SlackStandIn
 
@@ -142,7 +142,7 @@ def test_preflight_of_a_job_is_a_thread_with_the_cli_json(host: AppHost, slack: 
     [root] = slack.messages(CHANNEL)
     [answer] = with_event(slack, "rlark_preflight")
     expected = cli_json(capsys, "preflight", f"job/{JOB}", "--snapshot", str(host_bundle(host)))
-    assert answer.metadata is not None and answer.metadata["event_payload"] == expected
+    assert answer.metadata is not None and unkeyed(answer.metadata)["event_payload"] == expected
     assert not expected["ready"] and any(f["rule"] == "P33" for f in expected["findings"]), "the planted key"
     assert "NOT READY" in slack.message(CHANNEL, root.ts).text, "the root says the verdict"
     assert PLANTED not in sent(slack)
@@ -160,7 +160,7 @@ def test_nodes_is_the_cli_match_in_a_thread(host: AppHost, slack: SlackStandIn,
     host.idle(submitted=1)
     [answer] = with_event(slack, "rlark_preflight")
     expected = cli_json(capsys, "nodes", "rlinf.io/pool=a100-train", "--snapshot", str(host_bundle(host)))
-    assert answer.metadata is not None and answer.metadata["event_payload"] == expected
+    assert answer.metadata is not None and unkeyed(answer.metadata)["event_payload"] == expected
     assert len(expected["nodes"]) == 5 and not expected["one_cluster"]
 
 
@@ -226,7 +226,7 @@ def test_compare_is_the_cli_json_in_a_thread_with_nothing_secret(pair: AppHost, 
     pair.idle(submitted=1)
     [answer] = with_event(slack, "rlark_compare")
     expected = cli_json(capsys, "compare", f"job/{A}", f"job/{B}", "--snapshot", str(host_bundle(pair)))
-    assert answer.metadata is not None and answer.metadata["event_payload"] == expected
+    assert answer.metadata is not None and unkeyed(answer.metadata)["event_payload"] == expected
     assert "image" in expected["categories_changed"]
     assert PLANTED not in sent(slack)
 

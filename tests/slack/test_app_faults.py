@@ -92,6 +92,7 @@ def test_slack_down_during_a_diagnosis_then_up_answers_once(host: AppHost, slack
     monkeypatch.setattr(service, "diagnose", held)
     observer = SeesConnectionErrors()
     host.deps.sink.client.retry_handlers.insert(0, observer)
+    host.deps.sink.poster.client.retry_handlers.insert(0, observer)  # posts go through the one-shot client
     assert host.command(f"diagnose {JOB}").status == 200
     [root] = slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
     slack.down()

@@ -230,6 +230,36 @@ def conversations_info(ws: Workspace, params: Obj) -> Obj:
     return {"channel": channel.to_api()}
 
 
+def _limit(params: Obj) -> int:
+    raw = str(params.get("limit") or 100)
+    return max(1, min(int(raw) if raw.isdigit() else 100, 999))
+
+
+def _with_metadata(message: Message, params: Obj) -> Obj:
+    out = message.to_api()
+    if not _flag(params.get("include_all_metadata")):
+        out.pop("metadata", None)
+    return out
+
+
+def conversations_history(ws: Workspace, params: Obj) -> Obj:
+    """A channel's roots, newest first (`oldest` exclusive, `limit`); metadata only with `include_all_metadata`."""
+    channel = _channel(params)
+    oldest = float(params.get("oldest") or 0)
+    roots = [m for m in reversed(ws.roots(channel)) if float(m.ts) > oldest]
+    return {"messages": [_with_metadata(m, params) for m in roots[:_limit(params)]],
+            "has_more": len(roots) > _limit(params)}
+
+
+def conversations_replies(ws: Workspace, params: Obj) -> Obj:
+    """A thread, its root first then the replies oldest first (`oldest` exclusive for the replies)."""
+    channel = _channel(params)
+    root = _message(ws, channel, params.get("ts"))
+    oldest = float(params.get("oldest") or 0)
+    replies = [m for m in ws.replies(channel, root.ts) if float(m.ts) > oldest]
+    return {"messages": [_with_metadata(m, params) for m in [root, *replies][:_limit(params)]], "has_more": False}
+
+
 def files_get_upload_url_external(ws: Workspace, params: Obj) -> Obj:
     filename, length = params.get("filename"), params.get("length")
     if not filename or not str(length or "").isdigit() or int(str(length)) <= 0:
@@ -276,6 +306,8 @@ METHODS: dict[str, Callable[[Workspace, Obj], Obj]] = {
     "chat.unfurl": chat_unfurl,
     "usergroups.users.list": usergroups_users_list,
     "conversations.info": conversations_info,
+    "conversations.history": conversations_history,
+    "conversations.replies": conversations_replies,
     "files.getUploadURLExternal": files_get_upload_url_external,
     "files.completeUploadExternal": files_complete_upload_external,
     "apps.connections.open": apps_connections_open,

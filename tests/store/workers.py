@@ -46,3 +46,12 @@ def hold_and_die(url: str, prefix: str, ttl: float, results: Queue[tuple[str, ob
     results.close()
     results.join_thread()  # the report is out; now vanish without releasing anything
     os._exit(0)
+
+
+def hold_until_killed(url: str, prefix: str, ttl: float, results: Queue[tuple[str, object]]) -> None:
+    """Take the lock, say so, and wait to be killed (SIGKILL: nothing released, nothing said)."""
+    store = open_store(url=url, data_dir=Path("."), prefix=prefix)
+    lock = store.acquire_lock("alerts:deliver", ttl_seconds=ttl)
+    results.put(("lock", None if lock is None else (lock.name, lock.token, lock.fence)))
+    while True:
+        time.sleep(1)
