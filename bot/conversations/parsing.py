@@ -13,8 +13,8 @@ from bot.errors import UsageError
 from bot.models import Target
 from bot.models.evidence import echo
 
-Verb = Literal["diagnose", "ticket", "alerts", "mute", "unmute", "help"]
-VERBS: tuple[Verb, ...] = ("diagnose", "ticket", "alerts", "mute", "unmute", "help")
+Verb = Literal["diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch"]
+VERBS: tuple[Verb, ...] = ("diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch")
 MAX_TEXT = 1000
 MAX_MUTE_SECONDS = 7 * 24 * 3600
 _DURATION = re.compile(r"(?:(\d{1,4})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?(?:(\d{1,6})s)?")
@@ -67,7 +67,8 @@ def _options(words: list[str], allowed: set[str]) -> tuple[list[str], dict[str, 
 
 def parse_command(text: str) -> Command:
     """`diagnose TARGET [--namespace NS] [--lang zh|en]`, `ticket TARGET [--namespace NS]`, `alerts`,
-    `mute KEY DURATION`, `unmute KEY`, `help` (also for empty text)."""
+    `mute KEY DURATION`, `unmute KEY`, `watch TARGET [--namespace NS] [--lang zh|en]`, `unwatch TARGET
+    [--namespace NS]`, `help` (also for empty text)."""
     if len(text) > MAX_TEXT:
         raise UsageError(f"command text too long ({len(text)} characters)")
     if any(ord(c) < 32 and c not in "\t\n\r" for c in text):
@@ -76,8 +77,8 @@ def parse_command(text: str) -> Command:
     if not words:
         return Command("help")
     verb, args = words[0].lower(), words[1:]
-    if verb in ("diagnose", "ticket"):
-        rest, opts = _options(args, {"--namespace", "--lang"} if verb == "diagnose" else {"--namespace"})
+    if verb in ("diagnose", "ticket", "watch", "unwatch"):
+        rest, opts = _options(args, {"--namespace", "--lang"} if verb in ("diagnose", "watch") else {"--namespace"})
         if len(rest) != 1:
             raise UsageError(f"{verb} takes one target: JOB, job/NAME, pod/NAME or runner/NAME")
         lang = opts.get("--lang")

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bot.conversations.alert_delivery import SlackAlertSink
 from bot.conversations.alerts import StoreAlertOps
 from bot.conversations.deps import AdminCache, Deps
+from bot.conversations.watching import WatchTicker
 from bot.errors import SourceError, UsageError
 from bot.obs.metrics import Metrics
 from bot.process.lifecycle import BotProcess
@@ -97,6 +98,8 @@ def start_alerts(bot: BotProcess) -> None:
                                 runbook=deps.service.runbook, collect=ticked_by(deps.engine.tick),
                                 on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds),
                                 on_firing=deps.metrics.set_alerts_firing)
+    watches = WatchTicker(deps)
+    scheduler.every("watches", deps.settings.watch_interval_seconds, watches.run)
     scheduler.start()
     bot.on_stop.append(lambda: scheduler.shutdown(wait=True))
 
