@@ -13,6 +13,7 @@ import pytest
 from bot.conversations.watching import WatchTicker
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding, Settings
+from bot.store.base import Store
 from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, EVERYWHERE, AppHost, bundle_of
@@ -27,7 +28,7 @@ CHANNELS = {CHANNEL: EVERYWHERE, "C0OTHER": EVERYWHERE,
 
 
 class Host:
-    def __init__(self, slack: SlackStandIn, runbook: Runbook, store: MemoryStore) -> None:
+    def __init__(self, slack: SlackStandIn, runbook: Runbook, store: Store) -> None:
         self.engines: list[ScriptedEngine] = []
 
         def make(settings: Settings, bundle: Path) -> ScriptedEngine:
