@@ -12,9 +12,11 @@ import contextlib
 import time
 from dataclasses import dataclass
 
-from bot.conversations.access import allows, binding_for
+from bot.conversations.access import allows, binding_for, is_dm
 from bot.conversations.deps import Deps
+from bot.conversations.history import remember_diagnosis
 from bot.conversations.ports import SlackDown, seal_message
+from bot.diagnose import Diagnosis
 from bot.errors import NotFound, UserError
 from bot.models import Target
 from bot.render.ephemeral import ephemeral
@@ -26,6 +28,7 @@ from bot.sources import Location
 from bot.store.base import StoreUnavailable
 from bot.workers.api import Answer, WorkerLost
 
+CREDENTIALS_CASE = "rlark.risk.credentials-exposed"
 COOLDOWN_SECONDS = 60
 THREAD_MEMORY_SECONDS = 24 * 3600
 REPLY_ATTEMPTS = 4
@@ -42,6 +45,7 @@ class Ask:
     response_url: str | None = None
     thread_ts: str | None = None  # set for a re-run: answer into this thread, no cooldown
     then_ticket: bool = False
+    reply_in: str | None = None  # a mention or a shortcut: the root itself is a reply in this (people's) thread
 
 
 def canonical(target: Target, where: Location) -> str:
@@ -51,18 +55,28 @@ def canonical(target: Target, where: Location) -> str:
     return f"{target.kind.value.lower()}/{where.namespace}/{target.name}"
 
 
+def primary_case_of(diag: Diagnosis) -> str:
+    """§5's `case`: the first finding that is not the credentials risk (that one when it is alone), or none."""
+    cases = [f.case.id for f in diag.findings]
+    others = [c for c in cases if c != CREDENTIALS_CASE]
+    return (others or cases or ["none"])[0]
+
+
 def tell(deps: Deps, ask: Ask, *, message: SlackMessage) -> None:
-    tell_user(deps, channel=ask.channel, user=ask.user, message=message, thread_ts=ask.thread_ts,
+    tell_user(deps, channel=ask.channel, user=ask.user, message=message, thread_ts=ask.thread_ts or ask.reply_in,
               response_url=ask.response_url)
 
 
 def tell_user(deps: Deps, *, channel: str, user: str, message: SlackMessage, thread_ts: str | None = None,
               response_url: str | None = None) -> None:
-    """An ephemeral answer only the asker sees: the response_url when there is one, else chat.postEphemeral."""
+    """An ephemeral answer only the asker sees: the response_url when there is one, else chat.postEphemeral; in a
+    DM with the bot (a `D…` channel, where only the asker reads) a plain reply."""
     sealed = seal_message(message, deps.redactor)
     try:
         if response_url:
             deps.sink.respond(response_url=response_url, message=sealed)
+        elif is_dm(channel):
+            deps.sink.post(channel=channel, message=sealed, thread_ts=thread_ts)
         else:
             deps.sink.ephemeral(channel=channel, user=user, message=sealed, thread_ts=thread_ts)
     except SlackDown as exc:
@@ -155,7 +169,7 @@ class _Run:
             self.root = ask.thread_ts
             _edit(deps, ask.channel, self.root, start)
         else:
-            self.root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=None)
+            self.root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=ask.reply_in)
             _remember(deps, key, self.root)
         self.started = time.monotonic()
         self.timing.enter_context(deps.metrics.diagnosing())
@@ -231,6 +245,10 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
 def answer(deps: Deps, ask: Ask, *, result: Answer, root: str) -> None:
     """The thread reply, its files, the root's verdict; the diagnosis kept for the buttons."""
     deps.metrics.count_redactions(result.counts)
-    post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=root)
+    post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=ask.reply_in or root)
     deps.recent.put(ask.channel, root, diag=result.diag)
+    remember_diagnosis(deps.store, user=ask.user, target=str(ask.target), channel=ask.channel,
+                       case=primary_case_of(result.diag))
+    if ask.reply_in:  # the buttons of a reply in a people's thread name that thread
+        deps.recent.put(ask.channel, ask.reply_in, diag=result.diag)
     _edit(deps, ask.channel, root, result.verdict)

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.conversations.deps import Deps
-from bot.conversations.diagnosis import Ask, _edit, canonical, locate_allowed, post_patiently, tell
+from bot.conversations.diagnosis import Ask, _edit, canonical, locate_allowed, post_patiently, primary_case_of, tell
 from bot.conversations.ports import SlackDown
-from bot.diagnose import Diagnosis
 from bot.errors import UserError
 from bot.models import Target, TargetKind
 from bot.render.slack_watch import WatchView, change_lines, watch_change, watch_note, watch_root
@@ -23,18 +22,13 @@ from bot.store.base import StoreUnavailable, Versioned
 from bot.workers.api import WorkerLost
 
 PREFIX = "watch:"
-CREDENTIALS_CASE = "rlark.risk.credentials-exposed"
 
 
 def watch_key(channel: str, ident: str) -> str:
     return f"{PREFIX}{channel}:{ident}"
 
 
-def primary_case(diag: Diagnosis) -> str:
-    """§5's `case`: the first finding that is not the credentials risk (that one when it is alone), or none."""
-    cases = [f.case.id for f in diag.findings]
-    others = [c for c in cases if c != CREDENTIALS_CASE]
-    return (others or cases or ["none"])[0]
+primary_case = primary_case_of
 
 
 @dataclass(frozen=True)
@@ -113,7 +107,7 @@ def _start(deps: Deps, ask: Ask, *, key: str, created: Versioned, target: Target
     root_msg = watch_root(Doc(doc).view(), user=ask.user, hours=deps.settings.watch.max_hours,
                           command=deps.settings.slash_command, redactor=deps.redactor, lang=ask.lang)
     try:
-        doc["root"] = post_patiently(deps, channel=ask.channel, message=root_msg, thread_ts=ask.thread_ts)
+        doc["root"] = post_patiently(deps, channel=ask.channel, message=root_msg, thread_ts=ask.reply_in)
     except SlackDown:
         _forget(deps, key)
         tell(deps, ask, message=_error(deps, ask))
