@@ -23,8 +23,8 @@ _TEXT: Final[dict[str, tuple[str, str]]] = {
     "root": ("👀 正在跟踪 {target}：阶段 {stage}{case}", "👀 Watching {target}: stage {stage}{case}"),
     "root.ended": ("🏁 已停止跟踪 {target}：阶段 {stage}{case}", "🏁 No longer watching {target}: stage {stage}{case}"),
     "case": ("，问题 {case}", ", case {case}"),
-    "by": ("由 <@{user}> 发起，最长跟踪 {hours} 小时；{c} unwatch {target} 停止。",
-           "Started by <@{user}>; lasts at most {hours} h; {c} unwatch {target} stops it."),
+    "by": ("由 <@{user}> 发起，最长跟踪 {hours} 小时；{stop} 停止。",
+           "Started by <@{user}>; lasts at most {hours} h; {stop} stops it."),
     "stage": ("阶段推进：{old} → {new}", "Stage advanced: {old} → {new}"),
     "case.new": ("出现问题：{case}", "A case appeared: {case}"),
     "case.gone": ("问题已消失：{case}", "The case cleared: {case}"),
@@ -76,8 +76,8 @@ def watch_root(view: WatchView, *, user: str, hours: float, command: str, redact
     key = "root" if view.state == "watching" else "root.ended"
     line = _t(key, lang, target=target, stage=inline(clean_line(view.stage, redactor)),
               case=_case_part(view, lang, redactor))
-    note = _t("by", lang, user=_user(user), hours=f"{hours:g}", c=inline(command),
-              target=inline(clean_line(view.label, redactor)))
+    note = _t("by", lang, user=_user(user), hours=f"{hours:g}",
+              stop=inline(clean_line(f"{command} unwatch {view.label}", redactor)))
     text = f"{view.label}: {view.stage}"
     return SlackMessage(text=clean_line(text, redactor), blocks=[section(line), context([note])],
                         metadata=_metadata(view))

@@ -11,8 +11,9 @@ import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 MANIFEST = DEPLOY / "slack" / "manifest.yaml"
-USAGE = "diagnose JOB | ticket JOB | alerts | mute KEY 2h | unmute KEY | help"
-SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read"}
+USAGE = "diagnose JOB | ticket JOB | watch JOB | unwatch JOB | alerts | mute KEY 2h | unmute KEY | help"
+SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read", "groups:read",
+          "app_mentions:read", "im:history"}
 # Keys of Slack's app manifest schema that this manifest may use (display, features, OAuth, settings).
 TOP_KEYS = {"_metadata", "display_information", "features", "oauth_config", "settings"}
 SETTINGS_KEYS = {"allowed_ip_address_ranges", "event_subscriptions", "incoming_webhooks", "interactivity",
@@ -59,7 +60,18 @@ def test_least_scopes(manifest: dict[str, Any]) -> None:
     assert set(scopes) == {"bot"}  # no user token
     assert set(scopes["bot"]) == SCOPES and len(scopes["bot"]) == len(SCOPES)
     assert "chat:write.public" not in scopes["bot"]
-    assert not [s for s in scopes["bot"] if s.endswith(":history") or s.startswith("admin")]
+    # The only history the bot may read is its own DMs (message.im): no channel's, group's or mpim's.
+    assert not [s for s in scopes["bot"] if (s.endswith(":history") and s != "im:history") or s.startswith("admin")]
+
+
+def test_events_shortcuts_and_the_home_tab(manifest: dict[str, Any]) -> None:
+    assert manifest["settings"]["event_subscriptions"]["bot_events"] == ["app_mention", "message.im",
+                                                                         "app_home_opened"]
+    shortcuts = {s["callback_id"]: s["type"] for s in manifest["features"]["shortcuts"]}
+    assert shortcuts == {"rlark_diagnose_message": "message", "rlark_diagnose_modal": "global"}
+    assert all(len(s["name"]) <= 24 and len(s["description"]) <= 80 for s in manifest["features"]["shortcuts"])
+    assert manifest["features"]["app_home"]["home_tab_enabled"] is True
+    assert manifest["features"]["app_home"]["messages_tab_enabled"] is True  # DMs to the bot
 
 
 def test_socket_mode_and_interactivity(manifest: dict[str, Any]) -> None:
@@ -72,6 +84,6 @@ def test_socket_mode_and_interactivity(manifest: dict[str, Any]) -> None:
 def test_the_header_says_how_to_switch_to_http_and_names_the_metadata_types() -> None:
     text = MANIFEST.read_text(encoding="utf-8")
     assert "socket_mode_enabled: false" in text
-    assert text.count("https://<host>/slack/events") >= 3
-    for event_type in ("rlark_diagnosis", "rlark_ticket", "rlark_alert"):
+    assert text.count("https://<host>/slack/events") >= 4  # commands, interactivity and events
+    for event_type in ("rlark_diagnosis", "rlark_ticket", "rlark_alert", "rlark_watch"):
         assert event_type in text
