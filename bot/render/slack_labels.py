@@ -104,15 +104,13 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]：诊断 RLark Job（`name` 或 `job/name`）、`pod/name` 或 "
         "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
         "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
-        "*{c} watch TARGET* / *{c} unwatch TARGET*：在话题里跟踪 Job 或 pod 的阶段、问题和结束\n"
-        "也可以在频道或话题里 `@rlark diagnose TARGET`、私信机器人，或在消息上用快捷方式 “Diagnose”。\n"
+        "*{c} watch* / *unwatch TARGET*：在话题里跟踪 Job 或 pod\n也可以 `@rlark`、私信机器人或用快捷方式 Diagnose。\n"
         "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
         "`pod/name` or `runner/name`; the answer is a thread in this channel\n*{c} ticket TARGET*: the ticket for "
         "the platform admin\n*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
-        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n*{c} watch TARGET* / "
-        "*{c} unwatch TARGET*: follow a Job or pod in a thread (stage, cases, its end)\nAlso: `@rlark diagnose "
-        "TARGET` in a channel or thread, a DM to the bot, or the \"Diagnose\" message shortcut.\n"
+        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n*{c} watch* / *unwatch "
+        "TARGET*: follow a Job or pod in a thread\n`@rlark`, DMs and the Diagnose shortcut work too.\n"
         "*{c} help*: this help. "
         "The bot only reads; it never changes or deletes anything.",
     ),

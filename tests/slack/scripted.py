@@ -22,15 +22,17 @@ from bot.workers.local import LocalEngine
 class ScriptedEngine:
     """`LocalEngine` whose `diagnose` answers what `move(...)` set; counts the reads per target."""
 
-    def __init__(self, inner: LocalEngine) -> None:
+    def __init__(self, inner: LocalEngine, *, cache: bool = True) -> None:
+        """`cache`: read the bundle once per target and reuse it (tests); False reads it on every look (benchmarks)."""
         self.inner = inner
+        self.cache = cache
         self.stage: str | None = None
         self.phase: str | None = None
         self.keep_findings = True
         self.gone = False
         self.reads: dict[str, int] = {}
         self._lock = threading.Lock()
-        self._base: Diagnosis | None = None
+        self._base: dict[str, Diagnosis] = {}
 
     @classmethod
     def over(cls, settings: Settings, bundle: Path, *, runbook: Runbook) -> ScriptedEngine:
@@ -53,9 +55,13 @@ class ScriptedEngine:
     def diagnose(self, target: Target) -> Diagnosis:
         with self._lock:
             self.reads[str(target)] = self.reads.get(str(target), 0) + 1
-            if self._base is None:
-                self._base = self.inner.diagnose(target)
-            base = self._base
+            base = self._base.get(str(target))
+        if base is None:
+            base = self.inner.diagnose(target)
+            if self.cache:
+                with self._lock:
+                    self._base[str(target)] = base
+        with self._lock:
             facts = dataclasses.replace(base.facts, job_phase=self.phase or base.facts.job_phase)
             return dataclasses.replace(base, last_stage=self.stage or base.last_stage, facts=facts,
                                        findings=list(base.findings) if self.keep_findings else [])

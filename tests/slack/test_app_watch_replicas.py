@@ -42,7 +42,7 @@ def test_three_replicas_post_each_watch_change_exactly_once(slack: SlackStandIn,
                 h.engine.move(stage=stage)
             gate = threading.Barrier(3)
 
-            def tick(h: Host, at: float = t0 + i * interval) -> None:
+            def tick(h: Host, at: float = t0 + i * interval, gate: threading.Barrier = gate) -> None:
                 gate.wait()
                 ran.append(h.ticker.run(at).ran)
 
