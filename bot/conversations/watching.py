@@ -3,9 +3,10 @@
 A run takes the store lock `tick:watch:<slot>` (slot = the interval slot of `now`), so replicas firing the same
 slot run it once; a finished run leaves a `tick-done:watch:<slot>` marker. Watches of the same target (in
 several channels) share one look: one `engine.diagnose` in the worker pool, which reads the target's objects
-once. Each watch then moves by compare-and-set on its document before anything is posted, so even two runs of
-one slot (a lock that expired under a stalled replica) post each change once. A change of stage, case and end
-seen in one tick is one reply; a Job that failed also gets its diagnosis in the thread.
+once, up to four targets at a time. Each watch then moves by compare-and-set on its document before anything is
+posted, so even two runs of one slot (a lock that expired under a stalled replica) post each change once. A
+change of stage, case and end seen in one tick is one reply; a Job that failed also gets its diagnosis in the
+thread.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.conversations.deps import Deps
@@ -26,6 +28,7 @@ from bot.render.slack_watch import change_lines
 from bot.store.base import Lock, StoreUnavailable, Versioned
 from bot.workers.api import WorkerLost, render_answer
 
+LOOKS_AT_ONCE = 4  # as many as `serve` has diagnosis workers
 ENDED_JOB = ("Succeeded", "Failed", "Stopped")
 ENDED_POD = ("Succeeded", "Failed")
 
@@ -52,6 +55,10 @@ class WatchReport:
     replies: int = 0
     seconds: float = 0.0
     failed: list[str] = field(default_factory=list)
+
+
+def _ident(target: Target) -> tuple[str, str, str]:
+    return (target.kind.value, target.name, target.namespace)
 
 
 def look_at(diag: Diagnosis) -> Look:
@@ -107,25 +114,31 @@ class WatchTicker:
                      report: WatchReport) -> None:
         live = [(k, v) for k, v in docs if v.doc.get("state") == "watching" and v.doc.get("root")]
         report.watches = len(live)
-        looks: dict[tuple[str, str, str], Look | None] = {}
+        due = []
         for key, versioned in live:
-            doc = Doc(versioned.doc)
-            if now >= float(doc.raw.get("until", 0)):
+            if now >= float(versioned.doc.get("until", 0)):
                 hours = self.deps.settings.watch.max_hours
                 if self.deps.store.holds(lock) and stop(self.deps, key=key, versioned=versioned, hours=hours):
                     report.replies += 1
-                continue
-            target = doc.target
-            ident = (target.kind.value, target.name, target.namespace)
-            if ident not in looks:
-                looks[ident] = self._look(target)
-                report.looks += 1
-            seen = looks[ident]
+            else:
+                due.append((key, versioned, Doc(versioned.doc).target))
+        targets = list({_ident(t): t for _, _, t in due}.values())
+        looks = self._looks(targets)
+        report.looks = len(targets)
+        for key, versioned, target in due:
+            seen = looks[_ident(target)]
             if seen is None:
                 report.failed.append(str(target))
-                continue
-            if self._advance(key, versioned, seen, lock=lock):
+            elif self._advance(key, versioned, seen, lock=lock):
                 report.replies += 1
+
+    def _looks(self, targets: list[Target]) -> dict[tuple[str, str, str], Look | None]:
+        """One look per target, `LOOKS_AT_ONCE` at a time (each a diagnosis in the worker pool)."""
+        if not targets:
+            return {}
+        with ThreadPoolExecutor(max_workers=min(LOOKS_AT_ONCE, len(targets)),
+                                thread_name_prefix="watch-look") as pool:
+            return {_ident(t): seen for t, seen in zip(targets, pool.map(self._look, targets), strict=True)}
 
     def _look(self, target: Target) -> Look | None:
         """One read of the target (in the worker pool); None when it could not be read this tick."""
