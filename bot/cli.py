@@ -5,17 +5,27 @@ from __future__ import annotations
 import argparse
 import gc
 from collections.abc import Sequence
+from typing import NoReturn
 
-from bot.commands import check, compare, diagnose, redact, serve, snapshot
+from bot.commands import check, compare, diagnose, nodes, preflight, redact, serve, snapshot, timeline
 from bot.commands.common import Runtime, build_runtime, say
-from bot.errors import EXIT_ERROR, UserError
+from bot.errors import EXIT_ERROR, EXIT_USAGE, UserError
 from bot.redact import Redactor
 
-COMMANDS = (diagnose, check, snapshot, redact, serve, compare)
+COMMANDS = (diagnose, check, snapshot, redact, serve, preflight, nodes, compare, timeline)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one (redacted) line pointing at `--help`, not the usage block; exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        first = message.splitlines()[0] if message else "bad usage"
+        say(Redactor(), f"{self.prog}: {first} (see '{self.prog} --help')")
+        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rlark-bot", description="Read-only diagnosis for RLark jobs and CI runners")
+    parser = _Parser(prog="rlark-bot", description="Read-only diagnosis for RLark jobs and CI runners")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS:
         module.add_parser(sub)

@@ -22,7 +22,14 @@ class Thresholds(BaseModel):
     heartbeat_timeout_seconds: int = Field(default=30, ge=1, description="agent Lease older than this: disconnected")
     pending_seconds: int = Field(default=900, ge=1, description="a pod Pending longer than this raises an alert")
     pull_slow_seconds: int = Field(default=900, ge=1, description="image pull / init without progress this long")
+    start_window_seconds: int = Field(default=300, ge=0, description="a wait that began less than this ago (Ray's node "
+                                      "check, workers reaching the Head) is still starting, not yet a failure")
     stale_runner_seconds: int = Field(default=600, ge=0, description="a Running EphemeralRunner without pod, this long")
+    runner_max_age_seconds: int = Field(default=12 * 3600, ge=1, description="an EphemeralRunner older than this")
+    log_stall_seconds: int = Field(default=3600, ge=1,
+                                   description="a running log silent this long after a wait or load step: a hang")
+    nodepool_grace_seconds: int = Field(default=300, ge=0,
+                                        description="a NodePool this young may still report Unknown conditions")
 
 
 class CollectionBudget(BaseModel):
@@ -134,6 +141,8 @@ class Settings(BaseSettings):
     alerts_channel: str | None = None
     admin_usergroup: str | None = None
     slash_command: str = "/rlark"
+    timeline_auto: bool = Field(default=True, description="a diagnosed job with restarts or replaced pods gets its "
+                                                          "timeline picture in the thread")
     readiness_interval_seconds: float = Field(
         default=5.0, gt=0, le=300, description="how often /readyz's checks run while not ready (6x that once ready)")
     checks: ChecksSettings = Field(default_factory=ChecksSettings)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, TextIO, cast
 
@@ -38,6 +39,13 @@ def _write(stream: TextIO, text: SafeText) -> None:
 def write_file(path: Path, text: SafeText) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(_checked(text), encoding="utf-8")
+
+
+def write_png(path: Path, text: SafeText, *, rasterise: Callable[[str], bytes]) -> None:
+    """A picture drawn from redacted SVG text: its bytes are made here, from SafeText, and from nothing else."""
+    data = rasterise(_checked(text))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
 
 
 class _RedactingStderr(io.TextIOBase):

@@ -10,18 +10,25 @@ from slack_bolt import Ack, App, BoltContext
 
 from bot.conversations.deps import Deps
 from bot.conversations.home import Home
+from bot.conversations.preflight_message import CALLBACK_ID as PREFLIGHT_SHORTCUT
 from bot.render.slack_entry import MODAL_CALLBACK, PICK_ACTION
 from handlers.buttons import on_button
 from handlers.errors import on_error
 from handlers.events import on_direct_message, on_home_opened, on_mention
 from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
-from handlers.shortcuts import on_global_shortcut, on_message_shortcut, on_pick, on_submission
+from handlers.shortcuts import (
+    on_global_shortcut,
+    on_message_shortcut,
+    on_pick,
+    on_preflight_shortcut,
+    on_submission,
+)
 from handlers.slash import on_command
 
 MESSAGE_SHORTCUT = "rlark_diagnose_message"
 GLOBAL_SHORTCUT = "rlark_diagnose_modal"
 
-ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute)$")
+ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline)$")
 
 
 def register(app: App, deps: Deps) -> None:
@@ -38,6 +45,10 @@ def register(app: App, deps: Deps) -> None:
     def button(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         with audited(context) as record:
             on_button(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
+
+    @app.shortcut(PREFLIGHT_SHORTCUT, middleware=[when_ready(deps)])
+    def preflight_shortcut(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        on_preflight_shortcut(deps, ack=ack, body=body, context=context)
 
     register_entry_points(app, deps)
 

@@ -1,17 +1,20 @@
 """The shortcuts' listeners: the message shortcut "Diagnose" (`rlark_diagnose_message`), the menu it may show
-(`rlark_target_pick`), the global shortcut (`rlark_diagnose_modal`) and its modal's submission. Each
-acknowledges within Slack's 3 s and hands the request to `bot.conversations.entry`."""
+(`rlark_target_pick`), the global shortcut (`rlark_diagnose_modal`) and its modal's submission, handed to
+`bot.conversations.entry`; the message shortcut "Preflight this Job", handed to
+`bot.conversations.preflight_message`. Each acknowledges within Slack's 3 s."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack
+from slack_bolt import Ack, BoltContext
 
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.entry import Shortcut, message_shortcut, picked, submitted
 from bot.conversations.ports import SlackDown
+from bot.conversations.preflight_message import Shortcut as PreflightShortcut
+from bot.conversations.preflight_message import preflight_message
 from bot.conversations.requests import channel_lang
 from bot.redact import seal
 from bot.render.slack_entry import diagnose_modal
@@ -61,3 +64,23 @@ def on_submission(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit) -
         audit.outcome("usage")
     else:
         ack()
+
+
+def on_preflight_shortcut(deps: Deps, *, ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+    ack()
+    channel = str((body.get("channel") or {}).get("id") or "")
+    user = str((body.get("user") or {}).get("id") or "")
+    found = context.get("audit")
+    audit = found if isinstance(found, Audit) else Audit(log=deps.log, metrics=deps.metrics, user=user,
+                                                          channel=channel, command="preflight")
+    try:
+        message = dict(body.get("message") or {})
+        ts = str(message.get("ts") or body.get("message_ts") or "")
+        url = body.get("response_url")
+        sc = PreflightShortcut(channel=channel, user=user, message_ts=ts,
+                               thread_ts=str(message.get("thread_ts") or ts), text=str(message.get("text") or ""),
+                               trigger=body.get("trigger_id") or None,
+                               response_url=url if isinstance(url, str) and url else None)
+        preflight_message(deps, sc, audit=audit, lang=channel_lang(deps, channel))
+    finally:
+        audit.listener_returned()

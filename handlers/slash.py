@@ -14,6 +14,7 @@ from slack_bolt import Ack
 
 from bot.conversations.alerts import alerts_command
 from bot.conversations.audit import Audit
+from bot.conversations.commands import COMMANDS, command_later
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import tell_user
 from bot.conversations.parsing import Command, parse_command
@@ -48,6 +49,9 @@ def on_command(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit, admi
                              admin=admin)
         return
     ack()  # before any store or Slack call: a slow Redis must never make Slack wait
+    if cmd.verb in COMMANDS:
+        command_later(deps, cmd, audit=audit, lang=lang, response_url=response_url, trigger=trigger)
+        return
     diagnose_later(deps, cmd, audit=audit, lang=lang, response_url=response_url, trigger=trigger)
 
 

@@ -160,3 +160,17 @@ def test_reading_keeps_a_frozen_heap_frozen_and_leaves_nothing_young_otherwise()
         assert gc.get_count()[0] < 700  # the read's objects went to the oldest generation, not the youngest
     finally:
         gc.freeze()
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_an_empty_member_cluster_directory_is_named_not_collected(tmp_path: Path, hidden: bool) -> None:
+    (tmp_path / "snapshot.yaml").write_text("controlPlane: cp\nclusters: [gpu-a, gpu-b]\n", encoding="utf-8")
+    for name in ("cp", "gpu-a", "gpu-b"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "gpu-b" / "nodes.json").write_text('{"kind": "NodeList", "items": []}', encoding="utf-8")
+    if hidden:  # what a file manager leaves behind is no evidence
+        (tmp_path / "gpu-a" / ".DS_Store").write_bytes(b"\0")
+    ev = read_bundle(tmp_path)
+    assert "gpu-a/ (cluster directory, empty)" in [str(m) for m in ev.not_collected]
+    assert ev.lacks("pods", cluster="gpu-a", namespace="any") and ev.lacks("nodes", cluster="gpu-a")
+    assert not any(m.cluster == "gpu-b" for m in ev.not_collected)

@@ -204,3 +204,41 @@ def test_a_value_no_arm_of_a_union_takes_is_said_once_for_the_setting(
     status, _, err = run(capsys, "check", "--snapshot", str(EXAMPLE))
     assert (status, err) == (2, "rlark-bot: bad setting RLARK_BOT_CHANNELS__C01__DOMAINS: "
                                 "Input should be '*' or a valid list\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog"),
+    [
+        ([], "rlark-bot"),
+        (["frobnicate"], "rlark-bot"),
+        (["diagnose"], "rlark-bot diagnose"),
+        (["diagnose", "x", "--format", "nope"], "rlark-bot diagnose"),
+        (["check", "--bogus"], "rlark-bot"),
+        (["redact", "--chunk", "x"], "rlark-bot"),
+        (["serve", "--port", "eighty"], "rlark-bot serve"),
+    ],
+)
+def test_a_usage_error_is_one_line_pointing_at_help(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                    prog: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(prog + ": "), err
+    assert err.rstrip().endswith(f"(see '{prog} --help')") and "usage:" not in err
+
+
+def test_a_usage_error_quoting_a_credential_is_redacted(capsys: pytest.CaptureFixture[str]) -> None:
+    token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+    with pytest.raises(SystemExit):
+        main(["diagnose", "x", "--token", token])
+    _, err = capsys.readouterr()
+    assert token not in err and "[REDACTED:github-token]" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["diagnose", "--help"], ["redact", "-h"]])
+def test_help_still_prints_the_usage(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, _ = capsys.readouterr()
+    assert exc.value.code == 0 and out.startswith("usage: rlark-bot")

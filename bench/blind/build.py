@@ -53,6 +53,22 @@ def all_scenarios() -> list[Scenario]:
     return out
 
 
+def table(scenarios: list[Scenario]) -> str:
+    rows = ["| scenario | target | first | last_stage | source |", "|---|---|---|---|---|"]
+    for s in scenarios:
+        src = s.source.replace("|", "\\|")
+        rows.append(f"| `{s.name}` | `{s.target}` | `{s.first}` | {s.last_stage or ''} | {src} |")
+    return "\n".join(rows) + "\n"
+
+
+def write_readme_table(scenarios: list[Scenario]) -> None:
+    readme = HERE / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    head, sep, _ = text.partition("## Scenarios\n")
+    if sep:
+        readme.write_text(head + sep + "\n" + table(scenarios), encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     wanted = set(argv)
     for s in all_scenarios():
@@ -65,6 +81,8 @@ def main(argv: list[str]) -> int:
         bundle.mkdir(parents=True)
         s.write(bundle)
         (d / "expect.yaml").write_text(expect_yaml(s), encoding="utf-8")
+    if not wanted:
+        write_readme_table(all_scenarios())
     print(f"wrote {len(wanted) or len(all_scenarios())} scenario(s)")
     return 0
 

@@ -1,3 +1,4 @@
+
 """Kubernetes and RLark object builders for the blind evaluation bundles.
 
 Everything is deterministic: UIDs are uuid5 of a name, times are derived from one scenario clock.
@@ -7,10 +8,11 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 NS_UUID = uuid.UUID("6f1c2d2e-8a4b-4c1e-9a57-0b1e5c0d7a11")
 Obj = dict[str, Any]
@@ -21,7 +23,7 @@ def uid(*parts: str) -> str:
 
 
 def at(year: int, month: int, day: int, hour: int, minute: int = 0, second: int = 0) -> datetime:
-    return datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
+    return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
 
 
 def ts(t: datetime) -> str:
@@ -207,7 +209,7 @@ def member_node(n: NodeSpec, now: datetime) -> Obj:
                       "lastHeartbeatTime": since, "lastTransitionTime": since})
         conds.append({"type": "Ready", "status": "Unknown", "reason": n.not_ready_reason,
                       "message": n.not_ready_message, "lastHeartbeatTime": since, "lastTransitionTime": since})
-    spec: Obj = {"podCIDR": "10.42.%d.0/24" % (int(n.ip.split(".")[-1]) % 250)}
+    spec: Obj = {"podCIDR": f"10.42.{int(n.ip.split('.')[-1]) % 250}.0/24"}
     taints = list(n.taints)
     if n.unschedulable:
         spec["unschedulable"] = True

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (log and event text is quoted verbatim, one line per log line)
 """Log text for the blind bundles: the RLark Ray wrapper markers (CONTRACT §1) and ordinary noise around them."""
 
 from __future__ import annotations

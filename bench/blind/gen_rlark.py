@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (log and event text is quoted verbatim, one line per log line)
 """RLark job bundles: control plane (Job, Tasks, Pod mirrors, Nodes, Lease) and member clusters (CONTRACT §1-§2)."""
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def _task_ns(job: JobSpec, t: TaskSpec) -> str:
 
 
 def _container(job: JobSpec, t: TaskSpec, rank_start: int, total: int, head_host: str) -> Obj:
-    env: list[Obj] = [{"name": "RLINF_JOB_NAME", "value": job.name}] + copy.deepcopy(t.env)
+    env: list[Obj] = [{"name": "RLINF_JOB_NAME", "value": job.name}, *copy.deepcopy(t.env)]
     res: Obj = {}
     if t.device:
         q = str(t.device[1])
@@ -264,8 +265,7 @@ def _pod_spec(job: JobSpec, t: TaskSpec, head_host: str) -> Obj:
     if job.domain:
         c["env"].append({"name": "RLARK_DOMAIN", "value": job.domain})
     c["securityContext"] = {"privileged": True}
-    c["volumeMounts"] = [{"name": "ray-init-scripts", "mountPath": "/rlark/scripts"},
-                         {"name": "rlark-tensorboard", "mountPath": "/data/tensorboard"}] + copy.deepcopy(t.mounts)
+    c["volumeMounts"] = [{"name": "ray-init-scripts", "mountPath": "/rlark/scripts"}, {"name": "rlark-tensorboard", "mountPath": "/data/tensorboard"}, *copy.deepcopy(t.mounts)]
     inits: list[Obj] = [
         {"name": "tensorboard", "image": TB_IMAGE, "imagePullPolicy": "IfNotPresent", "command": ["tensorboard"],
          "args": ["--logdir=/data/tensorboard", "--bind_all"], "restartPolicy": "Always",
@@ -335,8 +335,8 @@ def build_member_pod(job: JobSpec, t: TaskSpec, p: PodSpec, agent: str, node_ips
                 s["ready"], s["started"] = True, False
             inits.append(s)
         status["initContainerStatuses"] = inits
-        pulled = not ("waiting" in main_state and "Pull" in main_state["waiting"].get("reason", "")
-                      or "waiting" in main_state and main_state["waiting"].get("reason") == "ContainerCreating")
+        pulled = not (("waiting" in main_state and "Pull" in main_state["waiting"].get("reason", ""))
+                      or ("waiting" in main_state and main_state["waiting"].get("reason") == "ContainerCreating"))
         status["containerStatuses"] = [k.cstatus("main", t.image, main_state, last=p.last, restarts=p.restarts,
                                                  pulled=pulled)]
         ready = "running" in main_state
@@ -372,7 +372,7 @@ def member_events(job: JobSpec, t: TaskSpec, p: PodSpec, pod: Obj) -> list[Obj]:
                            f"Successfully assigned rlark-system/{name} to {p.node}", created,
                            component="default-scheduler"))
         main = pod["status"]["containerStatuses"][0]
-        if main["imageID"] and "waiting" not in (p.main or {}) or main["restartCount"]:
+        if (main["imageID"] and "waiting" not in (p.main or {})) or main["restartCount"]:
             out.append(k.event("Pod", "rlark-system", name, u, "Pulled",
                                f'Container image "{t.image}" already present on machine', created + k.sec(20),
                                host=p.node))

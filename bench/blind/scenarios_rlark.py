@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (log and event text is quoted verbatim, one line per log line)
 """RLark job scenarios, part 1: routing, scheduling, images, wrapper stages."""
 
 from __future__ import annotations
@@ -85,9 +86,7 @@ def w_cp_label(out: Path) -> None:
 def w_cross_cluster(out: Path) -> None:
     c = at(2026, 11, 11, 16, 20)
     sel = {"rlinf.io/gpu-type": "h800"}
-    a_nodes = gpu_nodes("gpu-a-node", 3) + [NodeSpec("gpu-a-h800-01", ip="10.0.1.31",
-                                                     labels={"rlinf.io/gpu-type": "h800", "rlinf.io/pool": "h800-debug",
-                                                             "nvidia.com/gpu.product": "NVIDIA-H800"})]
+    a_nodes = [*gpu_nodes("gpu-a-node", 3), NodeSpec("gpu-a-h800-01", ip="10.0.1.31", labels={"rlinf.io/gpu-type": "h800", "rlinf.io/pool": "h800-debug", "nvidia.com/gpu.product": "NVIDIA-H800"})]
     b_nodes = gpu_nodes("gpu-b-h800", 4, pool="h800-train", start_ip=41, product="NVIDIA-H800")
     for n in b_nodes:
         n.labels["rlinf.io/gpu-type"] = "h800"

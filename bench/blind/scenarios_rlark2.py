@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (log and event text is quoted verbatim, one line per log line)
 """RLark job scenarios, part 2: Ray cluster forming, run script, devices, storage, lifecycle, safety."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from typing import Any
 
 import gen_logs as L
 from gen_k8s import NodeSpec, Scenario, at, mins, sec, ts
-from gen_rlark import IMAGE, AgentSpec, Ev, JobSpec, PodSpec, TaskSpec, gpu_nodes, write_job_bundle
+from gen_rlark import AgentSpec, JobSpec, PodSpec, TaskSpec, gpu_nodes, write_job_bundle
 from scenarios_rlark import RUN, S0, S1, run_start
 
 S3 = "seeds/003_c40242c02c0bfd09.txt (runner pod 任务失败案例参考)"
@@ -81,9 +82,7 @@ MAIN_FRAMES = ("/workspace/RLinf/examples/embodiment/train_embodied_agent.py|52|
 def w_check_failed(out: Path) -> None:
     c = at(2026, 11, 3, 10, 0)
     t = c + mins(19)
-    run = run_start(t, 2, 16) + [
-        L.rl(t + sec(9), "rlinf.runners.embodied_runner", "WARNING", "expected 4 nodes from config cluster.num_nodes, found 2; continuing with 16 accelerators"),
-    ] + L.progress(t, 1, 6, 500, 61.0)
+    run = [*run_start(t, 2, 16), L.rl(t + sec(9), "rlinf.runners.embodied_runner", "WARNING", "expected 4 nodes from config cluster.num_nodes, found 2; continuing with 16 accelerators"), *L.progress(t, 1, 6, 500, 61.0)]
     job = std_job("franka-reach-1103", c, c + mins(27), run=run, workers=3,
                   head_log_kw={"counts": [1, 2] + [2] * 88, "check_failed": True, "status_nodes": 2},
                   worker_kw={i: {"log": None} for i in range(3)})
@@ -115,11 +114,7 @@ def w_nccl_socket(out: Path) -> None:
                  "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
                  "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n"
                  "Last error:\nsocketStartConnect: Connect to 10.42.3.18<45127> failed : Software caused connection abort")
-    run = run_start(t, 3, 24) + [
-        "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) NCCL INFO Bootstrap : Using eth0:10.42.3.17<0>",
-        "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) NCCL INFO NET/Plugin: No plugin found (libnccl-net.so), using internal implementation",
-        "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) NCCL INFO NET/Socket : Using [0]eth0:10.42.3.17<0> [1]rlark0:100.96.1.5<0>",
-    ] + err
+    run = [*run_start(t, 3, 24), "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) NCCL INFO Bootstrap : Using eth0:10.42.3.17<0>", "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) NCCL INFO NET/Plugin: No plugin found (libnccl-net.so), using internal implementation", "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) NCCL INFO NET/Socket : Using [0]eth0:10.42.3.17<0> [1]rlark0:100.96.1.5<0>", *err]
     st = crash_state(c + mins(6))
     job = std_job("ppo-stackcube-1105", c, c + mins(8), run=run,
                   head_kw={"main": st["main"], "last": st["last"], "restarts": 1, "prev_log": None})
@@ -159,16 +154,7 @@ NPU_TASK = {"image": NPU_IMG, "device": ("huawei.com/Ascend910", 8), "selector":
 def w_hccl_timeout(out: Path) -> None:
     c = at(2026, 11, 7, 3, 20)
     t = c + mins(4)
-    run = run_start(t, 2, 16, cfg="qwen2.5-1.5b-grpo-npu") + [
-        "(MegatronActor pid=8812, ip=192.168.30.22) [W compiler_depend.ts:133] Warning: Warning: Device do not support double dtype now, dtype cast repalce with float. (function operator())",
-        "(MegatronActor pid=8812, ip=192.168.30.22) Traceback (most recent call last):",
-        "(MegatronActor pid=8812, ip=192.168.30.22)   File \"/workspace/RLinf/rlinf/hybrid_engines/megatron/megatron_model_manager.py\", line 311, in setup_model_and_optimizer",
-        "(MegatronActor pid=8812, ip=192.168.30.22)     torch.distributed.barrier()",
-        "(MegatronActor pid=8812, ip=192.168.30.22) RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 7",
-        "(MegatronActor pid=8812, ip=192.168.30.22) [ERROR] 2026-11-07-03:31:52 (PID:8812, Device:3, RankID:11) ERR02200 DIST call hccl api failed.",
-        "(MegatronActor pid=8812, ip=192.168.30.22) EI0006: [PID: 8812] 2026-11-07-03:31:52.114.305 Getting socket times out. Reason: 1. The remote does not initiate a connect request. some NPUs in the cluster are abnormal. 2. The remote does not initiate a connect request because the collective communication operator is started too late or is not started by some NPU in the cluster. 3. The communication link is disconnected. (For example, the IP addresses are not on the same network segment or the TLS configurations are inconsistent.)",
-        "(MegatronActor pid=8812, ip=192.168.30.22)         Solution: 1. Check the rank service processes with other errors or no errors in the cluster.2. If this error is reported for all NPUs, check whether the time difference between the earliest and latest errors is greater than the connect timeout interval (120s by default). If so, adjust the timeout interval by using the HCCL_CONNECT_TIMEOUT environment variable.3. Check the connectivity of the communication link between nodes. (For details, see the TLS command and HCCN connectivity check examples.). For details:https://www.hiascend.com/document",
-    ]
+    run = [*run_start(t, 2, 16, cfg="qwen2.5-1.5b-grpo-npu"), "(MegatronActor pid=8812, ip=192.168.30.22) [W compiler_depend.ts:133] Warning: Warning: Device do not support double dtype now, dtype cast repalce with float. (function operator())", "(MegatronActor pid=8812, ip=192.168.30.22) Traceback (most recent call last):", '(MegatronActor pid=8812, ip=192.168.30.22)   File "/workspace/RLinf/rlinf/hybrid_engines/megatron/megatron_model_manager.py", line 311, in setup_model_and_optimizer', "(MegatronActor pid=8812, ip=192.168.30.22)     torch.distributed.barrier()", "(MegatronActor pid=8812, ip=192.168.30.22) RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 7", "(MegatronActor pid=8812, ip=192.168.30.22) [ERROR] 2026-11-07-03:31:52 (PID:8812, Device:3, RankID:11) ERR02200 DIST call hccl api failed.", "(MegatronActor pid=8812, ip=192.168.30.22) EI0006: [PID: 8812] 2026-11-07-03:31:52.114.305 Getting socket times out. Reason: 1. The remote does not initiate a connect request. some NPUs in the cluster are abnormal. 2. The remote does not initiate a connect request because the collective communication operator is started too late or is not started by some NPU in the cluster. 3. The communication link is disconnected. (For example, the IP addresses are not on the same network segment or the TLS configurations are inconsistent.)", "(MegatronActor pid=8812, ip=192.168.30.22)         Solution: 1. Check the rank service processes with other errors or no errors in the cluster.2. If this error is reported for all NPUs, check whether the time difference between the earliest and latest errors is greater than the connect timeout interval (120s by default). If so, adjust the timeout interval by using the HCCL_CONNECT_TIMEOUT environment variable.3. Check the connectivity of the communication link between nodes. (For details, see the TLS command and HCCN connectivity check examples.). For details:https://www.hiascend.com/document"]
     job = std_job("qwen-grpo-npu-1107", c, c + mins(15), run=run, workers=1, accel="NPU",
                   prepare=L.PIP_NPU, nodes=npu_nodes(3), node_prefix="npu-a-910b", agent="npu-a",
                   task_kw=NPU_TASK, domain="llm-rl", owner="huangtao")
@@ -204,9 +190,7 @@ def w_cuda_oom(out: Path) -> None:
                  "and 3.62 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting "
                  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  "
                  "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
-    run = run_start(t, 3, 24, cfg="libero_spatial_grpo_openvlaoft") + [
-        "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) /opt/conda/envs/rlinf/lib/python3.10/site-packages/torch/utils/checkpoint.py:92: UserWarning: None of the inputs have requires_grad=True. Gradients will be None",
-    ] + L.progress(t, 1, 2, 1000, 95.0) + oom
+    run = [*run_start(t, 3, 24, cfg="libero_spatial_grpo_openvlaoft"), "(EmbodiedFSDPActor pid=2231, ip=10.0.1.12) /opt/conda/envs/rlinf/lib/python3.10/site-packages/torch/utils/checkpoint.py:92: UserWarning: None of the inputs have requires_grad=True. Gradients will be None", *L.progress(t, 1, 2, 1000, 95.0), *oom]
     st = crash_state(c + mins(8))
     job = std_job("libero-grpo-1109", c, c + mins(10), run=run, owner="liyang",
                   head_kw={"main": st["main"], "last": st["last"], "restarts": 1})
@@ -259,18 +243,7 @@ def w_oomkilled(out: Path) -> None:
 def w_ray_mem_killed(out: Path) -> None:
     c = at(2026, 11, 12, 9, 0)
     t = c + mins(3)
-    kill = [
-        "(raylet, ip=10.0.1.12) [2026-11-12 09:41:18,002 E 91 91] (raylet) node_manager.cc:3193: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 7aa90c4e1b2d3f56a7b8c9d0e1f20314, IP: 10.0.1.12) over the last time period. To see more information about the Workers killed on this node, use `ray logs raylet.out -ip 10.0.1.12`",
-        "(raylet, ip=10.0.1.12) ",
-        "(raylet, ip=10.0.1.12) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism by requesting more CPUs per task. To adjust the kill threshold, set the environment variable `RAY_memory_usage_threshold` when starting Ray. To disable worker killing, set the environment variable `RAY_memory_monitor_refresh_ms` to zero.",
-    ] + tb(*MAIN_FRAMES, exc=(
-        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
-        "Memory on the node (IP: 10.0.1.12, ID: 7aa90c4e1b2d3f56a7b8c9d0e1f20314) where the task (actor ID: 9c1e5f3a0b7d2c4e8f6a1b3d01000000, "
-        "name=EnvWorker.__init__, pid=4410, memory used=61.37GB) was running was 1918.22GB / 2015.59GB (0.951692), which exceeds the memory "
-        "usage threshold of 0.95. Ray killed this worker (ID: 0d4b8e2f6a1c3e5b7d9f) because it was the most recently scheduled task; to see "
-        "more information about memory usage on this node, use `ray logs raylet.out -ip 10.0.1.12`. To see the logs of the worker, use "
-        "`ray logs worker-0d4b8e2f6a1c3e5b7d9f*out -ip 10.0.1.12. Top 10 memory users:\nPID\tMEM(GB)\tCOMMAND\n4410\t61.37\tray::EnvWorker.__init__\n"
-        "4398\t60.92\tray::EnvWorker\n4377\t60.55\tray::EnvWorker"))
+    kill = ["(raylet, ip=10.0.1.12) [2026-11-12 09:41:18,002 E 91 91] (raylet) node_manager.cc:3193: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 7aa90c4e1b2d3f56a7b8c9d0e1f20314, IP: 10.0.1.12) over the last time period. To see more information about the Workers killed on this node, use `ray logs raylet.out -ip 10.0.1.12`", "(raylet, ip=10.0.1.12) ", "(raylet, ip=10.0.1.12) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism by requesting more CPUs per task. To adjust the kill threshold, set the environment variable `RAY_memory_usage_threshold` when starting Ray. To disable worker killing, set the environment variable `RAY_memory_monitor_refresh_ms` to zero.", *tb(*MAIN_FRAMES, exc="ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n" "Memory on the node (IP: 10.0.1.12, ID: 7aa90c4e1b2d3f56a7b8c9d0e1f20314) where the task (actor ID: 9c1e5f3a0b7d2c4e8f6a1b3d01000000, " "name=EnvWorker.__init__, pid=4410, memory used=61.37GB) was running was 1918.22GB / 2015.59GB (0.951692), which exceeds the memory " "usage threshold of 0.95. Ray killed this worker (ID: 0d4b8e2f6a1c3e5b7d9f) because it was the most recently scheduled task; to see " "more information about memory usage on this node, use `ray logs raylet.out -ip 10.0.1.12`. To see the logs of the worker, use " "`ray logs worker-0d4b8e2f6a1c3e5b7d9f*out -ip 10.0.1.12. Top 10 memory users:\nPID\tMEM(GB)\tCOMMAND\n4410\t61.37\tray::EnvWorker.__init__\n" "4398\t60.92\tray::EnvWorker\n4377\t60.55\tray::EnvWorker")]
     run = run_start(t, 3, 24, cfg="maniskill_ppo_mlp_4096envs") + L.progress(t, 1, 37, 1000, 60.0) + kill
     job = std_job("mlp-ppo-4096env-1112", c, c + mins(44), run=run, owner="zhaolei")
     write_job_bundle(job, out)
@@ -286,9 +259,7 @@ def w_object_store(out: Path) -> None:
              exc="ray.exceptions.ObjectStoreFullError: Failed to put object 00ffffffffffffffffffffffffffffffffffffff0100000011000000 in object store because it is full. "
                  "Object size is 12884901888 bytes.\nThe local object store is full of objects that are still in scope and cannot be evicted. "
                  "Tip: Use the `ray memory` command to list active objects in the cluster.")
-    run = run_start(t, 3, 24, cfg="maniskill_ppo_openvlaoft_video") + [
-        "(raylet, ip=10.0.1.12) Spilled 40961 MiB, 11 objects, write throughput 1934 MiB/s. Set RAY_verbose_spill_logs=0 to disable this message.",
-    ] + L.progress(t, 1, 5, 500, 120.0) + err
+    run = [*run_start(t, 3, 24, cfg="maniskill_ppo_openvlaoft_video"), "(raylet, ip=10.0.1.12) Spilled 40961 MiB, 11 objects, write throughput 1934 MiB/s. Set RAY_verbose_spill_logs=0 to disable this message.", *L.progress(t, 1, 5, 500, 120.0), *err]
     job = std_job("video-ppo-1113", c, c + mins(18), run=run, owner="sunmin")
     write_job_bundle(job, out)
 
@@ -309,7 +280,7 @@ def w_import_error(out: Path) -> None:
     ]
     prep = ("source /opt/conda/bin/activate rlinf && pip install -e /workspace/RLinf --no-deps -q && "
             "pip install torch==2.7.0 -q")
-    run = ["Using Python at /opt/conda/envs/rlinf/bin/python"] + err
+    run = ["Using Python at /opt/conda/envs/rlinf/bin/python", *err]
     job = std_job("oft-finetune-1114", c, c + mins(9), run=run, owner="chenjie", task_kw={"prepare": prep},
                   worker_task_kw={"prepare": prep})
     write_job_bundle(job, out)

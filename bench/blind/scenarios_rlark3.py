@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (log and event text is quoted verbatim, one line per log line)
 """RLark job scenarios, part 3: lifecycle (stop, sync, replacement), architecture, storage, wrapper stages."""
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from gen_k8s import NodeSpec, Scenario, at, mins, sec, ts
 from gen_rlark import AgentSpec, Ev, JobSpec, PodSpec, TaskSpec, gpu_nodes, write_job_bundle
 from scenarios_rlark import RUN, S0, S1, pending_pods, run_start
 from scenarios_rlark2 import S3, crash_state, std_job
-
 
 # ---------------------------------------------------------------- stopped job: no workers is expected
 
@@ -181,7 +181,7 @@ def w_ray_tmp(out: Path) -> None:
 def w_worker_exit(out: Path) -> None:
     c = at(2026, 11, 10, 4, 0)
     t = c + mins(3)
-    tail = ["[2026-11-10 04:31:12,880 C 57 57] (raylet) object_manager.cc:122:  Check failed: _s.ok() Bad status: IOError: Failed to create object store memory file /dev/shm/plasmaXXXXXX",
+    tail = ["[2026-11-10 04:31:12,880 C 57 57] (raylet) worker_pool.cc:1281:  Check failed: state.starting_worker_processes.count(proc) == 0 ",
             "*** StackTrace Information ***",
             "/opt/conda/envs/rlinf/lib/python3.10/site-packages/ray/core/src/ray/raylet/raylet(+0xd49a1a) [0x5598c7a0ba1a] ray::operator<<()",
             "Some Ray subprocesses exited unexpectedly:",
@@ -201,8 +201,7 @@ def w_worker_exit(out: Path) -> None:
 def w_wrapper(out: Path) -> None:
     c = at(2026, 11, 11, 19, 0)
     waits = [f"Waiting for domain IP from /etc/hosts... (attempt {k})" for k in range(1, 61)]
-    head = "\n".join(["RLINF_NODE_RANK: 0", "rlark-sshd started on port 22"] + waits
-                     + ["Error: timed out waiting for domain IP of wrap-fail-1111-actor-0 in /etc/hosts"])
+    head = "\n".join(["RLINF_NODE_RANK: 0", "rlark-sshd started on port 22", *waits, "Error: timed out waiting for domain IP of wrap-fail-1111-actor-0 in /etc/hosts"])
     side = "\n".join(
         [f'2026-11-11T19:0{m}:{s:02d}.{m}01Z\tINFO\tFailed to get pod IP from nodeserver, retrying\t{{"err": "http get: '
          'Get \\"http://localhost/get_ip\\": dial unix /var/run/rlark/nodeserver.sock: connect: no such file or directory", '
@@ -211,7 +210,7 @@ def w_wrapper(out: Path) -> None:
     job = std_job("wrap-fail-1111", c, c + mins(11), run=None, workers=1, owner="zhangwei",
                   head_kw={"log": head, "prev_log": head, "sidecar": side, "main": st["main"], "last": st["last"],
                            "restarts": 2})
-    wl = "\n".join(["RLINF_NODE_RANK: 1"] + waits[:40])
+    wl = "\n".join(["RLINF_NODE_RANK: 1", *waits[:40]])
     job.tasks[1].pods[0].log = wl
     job.tasks[1].pods[0].sidecar = side
     write_job_bundle(job, out)
@@ -298,6 +297,29 @@ def w_stale_lock(out: Path) -> None:
     write_job_bundle(job, out)
 
 
+# ---------------------------------------------------------------- Head waiting on a worker still in its prepare script
+
+def w_waiting_slow_prepare(out: Path) -> None:
+    c = at(2026, 11, 16, 9, 0)
+    prep = ("source /opt/conda/bin/activate rlinf && pip install -e /workspace/RLinf --no-deps -q && "
+            "pip install flash-attn==2.7.4.post1 --no-build-isolation")
+    job = std_job("oft-slowprep-1116", c, c + mins(15), run=None, workers=2, owner="wangfang",
+                  head_log_kw={"counts": [1, 2] + [2] * 76}, worker_task_kw={"prepare": prep})
+    slow = job.tasks[1].pods[1]
+    slow.log = "\n".join(["RLINF_NODE_RANK: 2", "SSH public key injected into authorized_keys",
+                          "Executing prepare script...", L.PIP_EDITABLE,
+                          "Collecting flash-attn==2.7.4.post1",
+                          "  Downloading flash_attn-2.7.4.post1.tar.gz (6.0 MB)",
+                          "  Preparing metadata (setup.py): started",
+                          "  Preparing metadata (setup.py): finished with status 'done'",
+                          "Building wheels for collected packages: flash-attn",
+                          "  Building wheel for flash-attn (setup.py): started",
+                          "  Building wheel for flash-attn (setup.py): still running...",
+                          "  Building wheel for flash-attn (setup.py): still running...",
+                          "  Building wheel for flash-attn (setup.py): still running..."])
+    write_job_bundle(job, out)
+
+
 SCENARIOS = [
     Scenario("rlark-stopped-job-no-workers", w_stopped,
              "The user stopped the Job two hours ago and now asks why it has no workers: both StatefulSets are at 0 "
@@ -336,7 +358,7 @@ SCENARIOS = [
              "with PermissionError creating the session directory, so the workers never reach the Head.",
              S0 + " § Ray 初始化或组网失败 (RAY_TEMP_DIR)", "job/ray-tmp-1109", "rlark.ray.temp-dir"),
     Scenario("rlark-worker-raylet-exit-1", w_worker_exit,
-             "On rollout-1 the raylet aborted (plasma file creation failed) and the wrapper printed 'Ray worker "
+             "On rollout-1 the raylet aborted on an internal check and the wrapper printed 'Ray worker "
              "process exited with code 1', then exited 0, so the container shows Completed and restarts.",
              S0 + " § 检查日志中的 Worker 退出码", "job/ppo-wipe-1110", "rlark.ray.worker-exit-nonzero"),
     Scenario("rlark-wrapper-no-domain-ip", w_wrapper,
@@ -363,4 +385,9 @@ SCENARIOS = [
              "hostPath cache and nothing since, for over two hours: a lock file left by an earlier killed build.",
              S3 + " § 共享盘空间不足 / 锁文件残留 (FileBaton)", "job/ds-ppo-1115", "pod.run.stale-lock-hang",
              last_stage="run-script"),
+    Scenario("rlark-head-waits-worker-building-wheel", w_waiting_slow_prepare,
+             "Thirteen minutes in, the Head still counts 2 of 3 nodes with two minutes of its check window left; the "
+             "third worker is Running but its prepare script is still compiling flash-attn from source.",
+             S0 + " § Ray 初始化或组网失败 (Head 启动和节点检查: 对照预期副本数检查各 Worker)",
+             "job/oft-slowprep-1116", "rlark.ray.waiting-for-nodes", last_stage="ray-cluster-forming"),
 ]

@@ -377,12 +377,12 @@ def generate(size_mb: float = 32, *, seed: int = 7, per_family: int | None = Non
     """``extended``: also plant the ecosystem families (bench/redact/ecosystem.py) and mix in
     lookalike clean lines; without it, the corpus of the first benchmark rounds. ``per_family``
     defaults to keeping the first rounds' density (about 1,120 records in 32 MB, one per ~230 lines)."""
-    if per_family is None:
-        per_family = 40 if not extended else 22
+    families = all_families(extended=extended)
+    if per_family is None:  # the density of the earlier rounds (22 records of each of 53 families), whatever the count
+        per_family = 40 if not extended else round(22 * 53 / len(families))
     rng = random.Random(seed)
     corpus = Corpus()
     target = int(size_mb * 1_000_000)
-    families = all_families(extended=extended)
     n_planted = per_family * len(families)
     approx_lines = target // 130
     every = max(approx_lines // n_planted, 1)

@@ -15,6 +15,8 @@ import string
 from collections.abc import Callable
 from urllib.parse import quote
 
+from bench.redact.shapes3 import FAMILIES as SHAPES3
+
 ALNUM = string.ascii_letters + string.digits
 UPPER = string.ascii_uppercase + string.digits
 HEX = "0123456789abcdef"
@@ -537,6 +539,7 @@ FAMILIES: dict[str, Callable[[random.Random], Record]] = {
     "double-url": double_url,
     "token-formats": token_formats,
     "wrapped": wrapped,
+    **SHAPES3,  # the third round's shapes (bench/redact/shapes3.py)
 }
 _PREFIXES = (
     lambda r: (

@@ -11,11 +11,14 @@ Notes, honestly:
   timed run (outside the clock) it collects the earlier runs' garbage and freezes what the harness itself
   holds (the corpus, its line lists); the cycle collector stays on, as in `rlark-bot redact`. Without
   that, a full collection inside a run walks the harness's lists (48-82 ms measured, in some runs).
-- The corpus holds 25 ecosystem families besides the classic ones (cloud CLIs with short flags and positional keys,
+- The corpus holds 31 ecosystem families besides the classic ones (cloud CLIs with short flags and positional keys,
   SDK constructors, s3fs/obsfs password files, quoted and piped passwords, ::add-mask::, curl -u in
   every quoting, vendor headers, cookies, W&B keys by their place, webhook UUIDs, .netrc, Kubernetes
   Secret data, values on the next line, Chinese key words, ANSI, double URL-encoding, new token
-  formats, fold-wrapped tokens), each record in a random context (log prefix, ANSI, Chinese text, a
+  formats, fold-wrapped tokens; and the third round's: a value echoed next to a command reading it from
+  stdin, printf's positional arguments, a Kubernetes env value after its name behind log prefixes,
+  box-drawing panels, colour codes inside a printed dict, an access key's ID beside its masked secret), each record
+  in a random context (log prefix, ANSI, Chinese text, a
   JSON log envelope, URL-encoding), and 1% of clean lines are lookalikes of a secret's place
   (tests/redact/corpus/clean_ecosystem.txt). The planted density is kept at the classic corpus's (one
   record per ~230 lines), so these figures compare with theirs; a denser corpus is slower, since

@@ -155,6 +155,12 @@ class _Reader:
             self.reads.append(partial(self.not_collected.append, Missing(
                 cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory)")))
             return
+        if directory != self.root and not control_plane and not any(
+                not p.name.startswith(".") for p in directory.iterdir()):
+            # a member cluster's directory with nothing in it: that whole cluster was not read, said as such
+            self.reads.append(partial(self.not_collected.append, Missing(
+                cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory, empty)")))
+            return
         for stem, spec in CLUSTER_SCOPED.items():
             expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
                 control_plane and stem in EXPECTED_CONTROL_PLANE)

@@ -8,10 +8,12 @@ from typing import Protocol
 from bot.checks.agents import disconnected_agents
 from bot.checks.alerts import Alert
 from bot.checks.coverage import check_failed, unreadable_clusters
+from bot.checks.dind import dind_not_running
 from bot.checks.nodepools import unhealthy_nodepools
 from bot.checks.pending import long_pending
 from bot.checks.rlark import head_invalid, unrouted, workers_remain
-from bot.checks.runners import stale_runners
+from bot.checks.runners import old_runners, stale_runners
+from bot.checks.schedulers import mixed_schedulers
 from bot.models import Evidence
 from bot.settings import Thresholds
 
@@ -26,7 +28,7 @@ def _long_pending(ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> 
 
 
 def _nodepools(ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
-    return unhealthy_nodepools(ev.nodepools)
+    return unhealthy_nodepools(ev.nodepools, now=now, grace_seconds=thresholds.nodepool_grace_seconds)
 
 
 def _agents(ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> list[Alert]:
@@ -36,6 +38,9 @@ def _agents(ev: Evidence, /, *, now: datetime, thresholds: Thresholds) -> list[A
 CHECKS: dict[str, Check] = {
     "long-pending": _long_pending,
     "stale-runner": stale_runners,
+    "runner-too-old": old_runners,
+    "mixed-schedulers": mixed_schedulers,
+    "dind-not-running": dind_not_running,
     "nodepool-unhealthy": _nodepools,
     "agent-disconnected": _agents,
     "head-invalid": head_invalid,

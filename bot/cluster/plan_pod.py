@@ -107,6 +107,11 @@ def _around(session: Session, adapter: ClusterAdapter, ns: str, *, pods: list[Ob
         for name in involved
     }
     reads["nodes"] = list_into(session, adapter, resource=R.NODES)
+    # The other pods on the target's nodes (any namespace), for what they hold there (ci.node.mixed-schedulers);
+    # listed by node, so no namespace's pod list is claimed complete.
+    for node in sorted({str((p.get("spec") or {}).get("nodeName") or "") for p in pods} - {""}):
+        reads[f"node-pods:{node}"] = list_into(session, adapter, resource=R.PODS,
+                                               field_selector=f"spec.nodeName={node}", listed_in=())
     reads["node-events"] = node_events(session, adapter, pods=pods)
     reads["pvcs"] = list_into(session, adapter, resource=R.PVCS, namespace=ns,
                               keep=lambda c: _meta(c).get("name") in claims)

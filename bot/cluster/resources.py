@@ -59,9 +59,13 @@ EPHEMERAL_RUNNERS = Resource("actions.github.com", "v1alpha1", "ephemeralrunners
 NODEPOOLS = Resource("karpenter.sh", "v1", "nodepools", "NodePool", namespaced=False)
 NODECLAIMS = Resource("karpenter.sh", "v1", "nodeclaims", "NodeClaim", namespaced=False)
 OFFLOADINGS = Resource("offloading.liqo.io", "v1beta1", "namespaceoffloadings", "NamespaceOffloading", namespaced=True)
+# Read by preflight only: Domains on the control plane, StorageClasses in member clusters.
+DOMAINS = Resource("rlinf.io", "v1alpha1", "domains", "Domain", namespaced=False)
+STORAGECLASSES = Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", namespaced=False)
 
 ALL: tuple[Resource, ...] = (NODES, PODS, EVENTS, PVCS, STATEFULSETS, LEASES, JOBS, TASKS, POD_MIRRORS,
-                             RLARK_NODES, EPHEMERAL_RUNNERS, NODEPOOLS, NODECLAIMS, OFFLOADINGS)
+                             RLARK_NODES, EPHEMERAL_RUNNERS, NODEPOOLS, NODECLAIMS, OFFLOADINGS, DOMAINS,
+                             STORAGECLASSES)
 BY_STEM: dict[str, Resource] = {r.stem: r for r in ALL}
 
 # The only subresource read: container logs.

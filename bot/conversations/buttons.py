@@ -11,12 +11,13 @@ from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, locate_allowed, run_diagnosis, tell, tell_user
 from bot.conversations.parsing import Command, parse_key
+from bot.conversations.pictures import timeline_into_thread
 from bot.conversations.requests import channel_lang, first_time, hand_off
 from bot.conversations.tickets import post_evidence, post_ticket, thread_diagnosis
 from bot.errors import UsageError
 from bot.models import Target
 from bot.render.ephemeral import ephemeral
-from bot.render.slack_actions import parse_target_value
+from bot.render.slack_actions import ACTION_TIMELINE, parse_target_value
 from bot.render.slack_labels import label
 from bot.render.slack_message import SlackMessage
 
@@ -67,6 +68,8 @@ def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool]
         where = locate_allowed(deps, ask)  # the binding as it is now, not as when the thread was posted
         if isinstance(where, str):
             return where
+        if action_id == ACTION_TIMELINE:
+            return timeline_into_thread(deps, channel=ask.channel, thread_ts=thread, target=ask.target, lang=lang)
         diag = thread_diagnosis(deps, ask, thread_ts=thread)
         if diag is None:
             return "not_found"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bot.conversations.access import allows, binding_for, is_dm
 from bot.conversations.deps import Deps
 from bot.conversations.history import remember_diagnosis
+from bot.conversations.pictures import auto_timeline
 from bot.conversations.ports import SlackDown, seal_message
 from bot.diagnose import Diagnosis
 from bot.errors import NotFound, UserError
@@ -252,3 +253,4 @@ def answer(deps: Deps, ask: Ask, *, result: Answer, root: str) -> None:
     if ask.reply_in:  # the buttons of a reply in a people's thread name that thread
         deps.recent.put(ask.channel, ask.reply_in, diag=result.diag)
     _edit(deps, ask.channel, root, result.verdict)
+    auto_timeline(deps, channel=ask.channel, thread_ts=ask.reply_in or root, target=ask.target, lang=ask.lang)

@@ -10,11 +10,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.errors import UsageError
-from bot.models import Target
+from bot.models import Target, TargetKind
 from bot.models.evidence import echo
+from bot.preflight.nodes import parse_selector
 
-Verb = Literal["diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch"]
-VERBS: tuple[Verb, ...] = ("diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch")
+Verb = Literal["diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch",
+               "preflight", "nodes", "compare", "timeline"]
+VERBS: tuple[Verb, ...] = ("diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch",
+                           "preflight", "nodes", "compare", "timeline")
 MAX_TEXT = 1000
 MAX_MUTE_SECONDS = 7 * 24 * 3600
 _DURATION = re.compile(r"(?:(\d{1,4})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?(?:(\d{1,6})s)?")
@@ -28,6 +31,7 @@ class Command:
     lang: Literal["zh", "en"] | None = None
     key: str = ""
     seconds: int = 0
+    args: tuple[str, ...] = ()  # nodes: the selector; compare: A and B as job/NAME
 
 
 def parse_duration(text: str) -> int:
@@ -77,6 +81,8 @@ def parse_command(text: str) -> Command:
     if not words:
         return Command("help")
     verb, args = words[0].lower(), words[1:]
+    if verb in ("preflight", "nodes", "compare", "timeline"):
+        return _before_and_between(verb, args)
     if verb in ("diagnose", "ticket", "watch", "unwatch"):
         rest, opts = _options(args, {"--namespace", "--lang"} if verb in ("diagnose", "watch") else {"--namespace"})
         if len(rest) != 1:
@@ -102,6 +108,43 @@ def parse_command(text: str) -> Command:
             raise UsageError("unmute takes one alert key")
         return Command("unmute", key=parse_key(args[0]))
     raise UsageError(f"unknown command {echo(verb, 40)}")
+
+
+def _job(text: str, what: str) -> Target:
+    try:
+        target = Target.parse(text)
+    except ValueError as exc:
+        raise UsageError(f"{what}: {exc}") from exc
+    if target.kind is not TargetKind.JOB:
+        raise UsageError(f"{what} takes RLark Jobs (job/NAME), not {echo(text, 80)}")
+    return target
+
+
+def _before_and_between(verb: str, args: list[str]) -> Command:
+    """`preflight job/NAME`, `nodes k=v[,k2=v2]`, `compare A B` (both job/NAME), `timeline TARGET [--namespace NS]`."""
+    rest, opts = _options(args, {"--namespace"} if verb == "timeline" else set())
+    if verb == "preflight":
+        if len(rest) != 1:
+            raise UsageError("preflight takes one Job: job/NAME (a YAML: the message shortcut \"Preflight this Job\")")
+        return Command("preflight", target=_job(rest[0], "preflight"))
+    if verb == "nodes":
+        if len(rest) != 1:
+            raise UsageError("nodes takes one selector: key=value[,key2=value2]")
+        parse_selector(rest[0])
+        return Command("nodes", args=(rest[0],))
+    if verb == "compare":
+        if len(rest) != 2:
+            raise UsageError("compare takes two Jobs: compare job/A job/B")
+        a, b = _job(rest[0], "A"), _job(rest[1], "B")
+        if a.name == b.name:
+            raise UsageError(f"A and B are the same Job ({a}): compare a run with the run resubmitted after it")
+        return Command("compare", target=a, args=(f"job/{a.name}", f"job/{b.name}"))
+    if len(rest) != 1:
+        raise UsageError("timeline takes one target: JOB, job/NAME, pod/NAME or runner/NAME")
+    try:
+        return Command("timeline", target=Target.parse(rest[0], opts.get("--namespace", "")))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def parse_key(text: str) -> str:

@@ -43,6 +43,13 @@ def seal_message(message: SlackMessage, redactor: Redactor, *, verbatim: tuple[s
     )
 
 
+@dataclass(frozen=True)
+class Picture:
+    """PNG bytes drawn from redacted SVG (`bot.timeline.png_of`): the only binary the app uploads."""
+
+    png: bytes
+
+
 class ChatSink(Protocol):
     """What the conversations may do in Slack. Every message is `Sealed`, every file part `SafeText`."""
 
@@ -59,6 +66,11 @@ class ChatSink(Protocol):
         ...
 
     def upload(self, *, channel: str, thread_ts: str, name: SafeText, title: SafeText, content: SafeText) -> None: ...
+
+    def upload_picture(self, *, channel: str, thread_ts: str, name: SafeText, title: SafeText, picture: Picture,
+                       comment: SafeText | None = None) -> None:
+        """A PNG into a thread (`files_upload_v2`), with `comment` as its message when given."""
+        ...
 
     def permalink(self, *, channel: str, ts: str) -> str | None: ...
 

@@ -141,18 +141,27 @@ def _one_unit(matched: dict[str, list[Hit]], target: Target) -> None:
 
 def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Roles) -> None:
     """A case that explains another on the same pod removes the other's hits there - unless the other came
-    first on that pod and so explains it (the prepare script failed, then the Ray CLI was missing). Catch-alls
-    are not dropped: ranking puts them after the specific cases, and what they add stays visible."""
+    first on that pod and so explains it (the prepare script failed, then the Ray CLI was missing), or began
+    before it (an agent lost three minutes ago does not explain what failed thirty minutes ago), or is a
+    container's recorded verdict (terminated OOMKilled is the kubelet's fact; no reading of a log discards it: the
+    finding stays, and the ranking's relations place it). Neither exception is made for a catch-all, whose earlier
+    lines are the same failure seen from further away."""
     for case_id, hits in list(matched.items()):
         case = runbook.cases[case_id]
         for ref in case.supersedes:
             if ref not in matched:
                 continue
-            severity = runbook.cases[ref].severity
-            matched[ref] = [h for h in matched[ref] if not any(
-                s.pod == h.pod and not hit_explains(h, s, a_severity=severity, roles=roles) for s in hits)]
+            severity, generic = runbook.cases[ref].severity, runbook.cases[ref].generic
+            matched[ref] = [h for h in matched[ref] if (h.state and not generic) or not any(
+                s.pod == h.pod and not (_began_before(h, s) and not generic)
+                and not hit_explains(h, s, a_severity=severity, roles=roles) for s in hits)]
     for case_id in [c for c, h in matched.items() if not h]:
         del matched[case_id]
+
+
+def _began_before(h: Hit, s: Hit) -> bool:
+    """Whether `h` is stamped strictly before `s`: then `s` cannot be what caused it."""
+    return h.when is not None and s.when is not None and h.when < s.when
 
 
 def _roles(scope: Scope) -> Roles:
@@ -250,6 +259,8 @@ def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Tar
     _drop_superseded(matched, runbook, roles)
     findings = [_finding(runbook.cases[c], h) for c, h in matched.items()]
     mark_explained(findings, roles)
+    # A wait inside its window is a job still starting: kept only as the consequence of a failure that explains it.
+    findings = [f for f in findings if not (f.hits and all(h.starting for h in f.hits) and not f.explained_by)]
     diag.findings = rank(findings)
     diag.last_stage = job_last_stage(scope)
     diag.first_error = (_answer_line(diag.findings, times) or first_error(scope)

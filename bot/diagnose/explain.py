@@ -3,7 +3,9 @@
 The loudest or last line is rarely the cause. A failure explains another when it came first along the way a
 job starts, on the same pod or on a pod the other depends on:
 
-* **Same pod.** Within one container log, the earlier line explains the later one (a conda environment that
+* **Same pod.** A wait of the pod (a claim waiting for the pod to be scheduled) is explained by a concrete
+  failure of the pod at the same or an earlier stage (the pod cannot be scheduled).
+  Within one container log, the earlier line explains the later one (a conda environment that
   fails to activate explains the "Ray CLI is not found" printed after it); a previous container instance
   explains what its restarted instance shows; otherwise the earlier stage explains the later one (a PVC that
   never binds explains anything the pod's logs could say).
@@ -73,6 +75,9 @@ def hit_explains(a: Hit, b: Hit, *, a_severity: str, roles: Roles) -> bool:
     if order is False and a.when != b.when:
         return False  # a cause never comes after its consequence
     if a.pod == b.pod:
+        if not b.concrete and a.stage is not None and b.stage is not None and a.stage <= b.stage and not (
+                a.at is not None and b.at is not None and a.at.container == b.at.container):
+            return a_severity in SAME_POD_SEVERITIES  # a wait of the pod, explained by what keeps it there
         return a_severity in SAME_POD_SEVERITIES and _same_pod(a, b)
     if a_severity not in CAUSE_SEVERITIES or a.stage is None or b.stage is None:
         return False

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.redact.prefilter import DatabaseCache, cached_database
 from bot.runbook.schema import LogCond
+from bot.scope.lineclass import RETRY, Kind, classify, not_a_failure, succeeded_later
 from bot.scope.logview import VIEW_LITERALS, LogView
 
 hyperscan: Any
@@ -189,10 +190,19 @@ class LogMatcher:
             line_end = len(text) if line_end < 0 else line_end
             line = text[line_start:line_end]
             hit = cond.pattern.search(line)
-            if hit is not None and (cond.unless is None or not cond.unless.search(line)):
+            if hit is not None and (cond.unless is None or not cond.unless.search(line)) \
+                    and not _said_otherwise(cond, line, text, line_end):
                 return line_start + hit.start()
             pos = self._next_candidate(pat, text, line_end + 1, ascii_data)
         return None
+
+
+def _said_otherwise(cond: LogCond, line: str, text: str, line_end: int) -> bool:
+    """Whether the line's values say that what `cond` found did not fail: a counter at zero, a test that passed,
+    an expected failure, or a retry that a later line shows succeeded."""
+    if not_a_failure(line, cond.pattern):
+        return True
+    return RETRY.search(line) is not None and classify(line) is Kind.RETRY and succeeded_later(text, line_end)
 
 
 _SCRATCH = threading.local()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
 from bot.diagnose.logscan import LogMatcher
 from bot.models import ContainerState
+from bot.models.k8s import Event
 from bot.runbook.schema import ContainerCond, EventCond, LogCond, PodCond, Trigger
 from bot.scope.hits import EvidenceItem, Hit, LogAt, clip, log_at, log_item
 from bot.scope.logview import starts_as_note
@@ -54,7 +56,19 @@ def _state_ok(cond: ContainerCond, st: _State) -> bool:
     return cond.nonzero_exit is None or (st.exit_code is not None and (st.exit_code != 0) == cond.nonzero_exit)
 
 
-def match_container(cond: ContainerCond, ctx: PodCtx) -> tuple[EvidenceItem, bool] | None:
+PLAIN_ENDINGS = ("", "Error", "Completed")  # how any instance ends; any other reason is the kubelet's verdict
+
+
+@dataclass(frozen=True)
+class _StateHit:
+    item: EvidenceItem
+    earlier: bool  # the last (earlier) state, not the current one
+    ended: datetime | None  # when the terminated instance finished
+    verdict: bool  # terminated with a reason of its own (OOMKilled, ...): a fact no reading of a log discards
+
+
+def match_container(cond: ContainerCond, ctx: PodCtx) -> _StateHit | None:
+    """The first container state that meets `cond`."""
     if ctx.pod is None:
         return None
     for status, init in ctx.pod.all_statuses():
@@ -74,7 +88,9 @@ def match_container(cond: ContainerCond, ctx: PodCtx) -> tuple[EvidenceItem, boo
             if status.restart_count:
                 parts.append(f"{status.restart_count} restarts")
             text = ", ".join(p for p in parts if p) + (f": {clip(st.message)}" if st.message else "")
-            return EvidenceItem(f"{ctx.key}:{status.name}", text), bool(label)
+            ended = state.terminated.finished_at if state.terminated is not None else None
+            verdict = st.kind == "terminated" and st.reason not in PLAIN_ENDINGS
+            return _StateHit(EvidenceItem(f"{ctx.key}:{status.name}", text), bool(label), ended, verdict)
     return None
 
 
@@ -95,7 +111,32 @@ def match_pod(cond: PodCond, ctx: PodCtx) -> EvidenceItem | None:
     return EvidenceItem(ctx.key, f"pod {detail}")
 
 
-def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
+@dataclass(frozen=True)
+class _EventHit:
+    item: EvidenceItem
+    when: datetime | None
+    earlier: bool  # about an earlier instance of the pod (another UID): its history, not its present
+    uid: str
+
+
+def _instance_of(ev: Event, ctx: PodCtx) -> tuple[bool, bool]:
+    """(belongs to this pod's story, is about an earlier instance). An event belongs to one object instance and
+    one moment: an event about the node from before this pod existed says nothing about the pod (the node was
+    NotReady, then recovered, then the pod came); an event about the pod's name with another UID is about the
+    instance this one replaced (evicted and recreated): its history, kept, and marked as earlier."""
+    pod = ctx.pod
+    if pod is None:
+        return True, False
+    io = ev.involved_object
+    if io.kind == "Node":
+        created = pod.metadata.creation_timestamp
+        last = ev.last_timestamp or ev.event_time or ev.when
+        return created is None or last is None or last >= created, False
+    uid = pod.metadata.uid
+    return True, io.kind == "Pod" and bool(uid and io.uid and io.uid != uid)
+
+
+def match_event(cond: EventCond, ctx: PodCtx) -> _EventHit | None:
     for ev in ctx.events:  # already in time order (scope)
         if ev.involved_object.kind != cond.kind or not _found(cond.reason, ev.reason):
             continue
@@ -103,8 +144,13 @@ def match_event(cond: EventCond, ctx: PodCtx) -> EvidenceItem | None:
             continue
         if cond.message is not None and not cond.message.search(ev.message):
             continue
+        belongs, earlier = _instance_of(ev, ctx)
+        if not belongs:
+            continue
         count = f" (x{ev.count})" if ev.count and ev.count > 1 else ""
-        return EvidenceItem(ev.ref(), f"{ev.type or 'Event'} {ev.reason}{count}: {clip(ev.message)}")
+        about = f" [earlier instance {ev.involved_object.uid}]" if earlier else ""
+        return _EventHit(EvidenceItem(ev.ref(), f"{ev.type or 'Event'} {ev.reason}{count}{about}: {clip(ev.message)}"),
+                         ev.when, earlier, ev.involved_object.uid)
     return None
 
 
@@ -140,22 +186,28 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     earlier = False
     at: LogAt | None = None
     concrete = True
+    when: datetime | None = None
+    verdict = False
+    instance = ctx.pod.metadata.uid if ctx.pod is not None else (ctx.mirror.metadata.uid if ctx.mirror else "")
     if trigger.container is not None:
         got = match_container(trigger.container, ctx)
         if got is None:
             return None
-        items.append(got[0])
-        earlier = got[1]
+        items.append(got.item)
+        earlier, when, verdict = got.earlier, got.ended, got.verdict
     if trigger.pod is not None:
         item = match_pod(trigger.pod, ctx)
         if item is None:
             return None
         items.append(item)
     if trigger.event is not None:
-        item = match_event(trigger.event, ctx)
-        if item is None:
+        found_event = match_event(trigger.event, ctx)
+        if found_event is None:
             return None
-        items.append(item)
+        items.append(found_event.item)
+        when = found_event.when or when
+        earlier = earlier or found_event.earlier
+        instance = found_event.uid if found_event.earlier else instance
     if trigger.log is not None:
         found = match_log(trigger.log, ctx, matcher=matcher, candidates=candidates)
         if found is None:
@@ -166,4 +218,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
     if stage is None and trigger.log is None and ctx.main_log is not None and ctx.main_log.markers.any:
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
-    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at, concrete=concrete)
+    # A log line's own time is read later (engine._refine): it places the hit more precisely than a state or event.
+    return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at,
+               concrete=concrete and not trigger.waits, when=None if at is not None else when,
+               state=verdict, instance=instance)

@@ -1,50 +1,122 @@
-"""Order findings so the first one answers "what is wrong, and what do I do next".
+"""Order findings so the first one answers "what is wrong, and what do I do next": the earliest unexplained
+failure, by stage, then by time. Each ordering rule below says which seed sentence justifies it (ORDER); the
+relations that make a finding "explained" are in relations.py, each with its own.
 
-Safety first, always. Then real failures before informational notes, specific cases before catch-alls
-(the Head waiting for nodes is what any worker failure looks like from the Head), a restarted container's
-earlier failure before what its new instance shows, the earliest failing stage before
-later ones (a worker that cannot reach the Head is explained by the Head that never scheduled), a case that
-another matched case explains after it, catch-alls after specific cases, then severity and time. A
-credential found in the evidence goes right after the failure cause, or first when nothing failed.
+A credential found in the evidence goes right after the failure cause, or first when nothing failed (a risk
+is not a cause and explains nothing, but it must not be buried under consequences).
+
+Two findings that no rule orders (same stage, no time, same severity) keep the order the runbook declares its
+cases in, and `why_first` says that the first place was a tie, never pretending a cause decided it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bot.diagnose.relations import FAILURE_SEVERITIES, Relation, explainers, relations
 from bot.diagnose.result import SEVERITY_ORDER, Finding
+from bot.runbook.schema import STAGES
 
-FAILURE_SEVERITIES = ("critical", "error", "warning")
 _NEVER = datetime.max.replace(tzinfo=UTC)
 
 
-def _key(f: Finding) -> tuple[int, int, int, int, int, int, int, int, int, datetime, str]:
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    says: str
+    seed: str
+
+
+ORDER = (
+    Rule("safety", "people or equipment at risk come first, whatever else failed",
+         "rlark-jobs § 按错误类型排查: 机器人 SDK、连接、超时或设备错误 | 停止自动重试，通知现场操作员；"
+         "日志错误分类不能替代急停、断能或安全状态确认。"),
+    Rule("failure", "a failure before a note that something merely looks unusual",
+         "rlark-jobs § 按错误类型排查: 请结合 Pod 阶段、状态消息和应用日志判断，不要只看 Job 颜色。"),
+    Rule("unexplained", "a failure no other matched failure explains before one that is explained (relations.py)",
+         "rlark-jobs § Worker 异常或日志显示进程失败: 定位第一条错误，而不是只看最后一行。"),
+    Rule("stage", "the earliest stage along Job, Task, Pod, containers, Ray, run script",
+         "rlark-jobs § 主题: 按 Job → Task → Worker/Pod → 外部依赖的顺序排查。"),
+    Rule("instance", "a failure of an earlier container instance before what the restarted one shows",
+         "rlark-jobs § Job 与 Worker 状态不一致: 同名 Worker 同时出现多个 IP 或状态时，"
+         "控制台不会自动把它们关联为一次重试。"),
+    Rule("time", "the earlier moment first",
+         "rlark-jobs § Worker 异常或日志显示进程失败: 导出日志，记录失败时间、角色和 Worker 信息。"),
+    Rule("severity", "critical before error before warning",
+         "rlark-jobs § 主题: 先记录各层状态、时间和错误信息"),
+)
+
+
+def _key(f: Finding, explained: bool) -> tuple[int, int, int, int, int, datetime, int]:
     return (
         0 if f.case.safety else 1,
         0 if f.severity in FAILURE_SEVERITIES else 1,
-        1 if f.case.category == "alert" and not f.explains else 0,  # alerts describe; causes explain
-        1 if f.explained_by else 0,  # a consequence after the earlier failure that explains it (explain.py)
-        1 if f.case.generic else 0,  # "something failed here" after "this is what failed"
-        1 if f.demoted else 0,  # explained by another matched case: after its explanation
-        0 if f.earlier_instance else 1,  # a restarted container failed before everything its new instance shows
+        1 if explained else 0,
         f.stage,
-        SEVERITY_ORDER[f.severity],
+        0 if f.earlier_instance else 1,
         f.when or _NEVER,
-        f.id,
+        SEVERITY_ORDER[f.severity],
     )
 
 
 def rank(findings: list[Finding]) -> list[Finding]:
-    present = {f.id for f in findings}
+    """The findings in answer order; each finding's `explained_by` and `why` say what placed it."""
+    rels = relations(findings)
+    by = explainers(findings, rels)
+    declared = {f.id: i for i, f in enumerate(findings)}  # the runbook's order: no cause, only a stable order
     for f in findings:
-        # Explained by a matched case (`supersedes`), unless that case is itself this one's consequence.
-        f.demoted = any(f.id in g.case.supersedes and f.id not in g.explained_by for g in findings if g is not f)
-        # An alert that explains a matched cause (an unhealthy NodePool behind "Insufficient") is the cause.
-        f.explains = bool(present & set(f.case.supersedes))
-    risks = sorted((f for f in findings if f.case.category == "risk"), key=_key)
-    others = sorted((f for f in findings if f.case.category != "risk"), key=_key)
+        f.explained_by = [a for a, _ in by[f.id]]
+        f.because = [(a, rel) for a, rel in by[f.id]]
+        f.demoted = any(rel.name != "earlier-failure" for _, rel in by[f.id])
+        f.explains = any(a == f.id for (a, _) in rels)
+
+    def key(f: Finding) -> tuple[tuple[int, int, int, int, int, datetime, int], int]:
+        return _key(f, bool(by[f.id])), declared[f.id]
+
+    risks = sorted((f for f in findings if f.case.category == "risk"), key=key)
+    others = sorted((f for f in findings if f.case.category != "risk"), key=key)
     lead = [f for f in others[:1] if f.case.safety]
     rest = others[len(lead):]
-    if rest and rest[0].severity in FAILURE_SEVERITIES:
-        return lead + rest[:1] + risks + rest[1:]
-    return lead + risks + rest
+    ordered = lead + rest[:1] + risks + rest[1:] if rest and rest[0].severity in FAILURE_SEVERITIES \
+        else lead + risks + rest
+    _explain_first(ordered, rels)
+    return ordered
+
+
+def _explain_first(ordered: list[Finding], rels: dict[tuple[str, str], Relation]) -> None:
+    """`why` of the first finding: which rule put it before the runner-up, and what it explains."""
+    if not ordered:
+        return
+    first = ordered[0]
+    why = [_answer(first)]
+    rivals = [f for f in ordered[1:] if f.case.category != "risk"]
+    if rivals:
+        why.append(_decided_by(first, rivals[0]))
+    explained = [(b, rel) for (a, b), rel in sorted(rels.items()) if a == first.id]
+    for b, rel in explained:
+        why.append(f"it explains {b} ({rel.name}: {rel.says}; seed {rel.seed})")
+    if len(why) == 1:
+        why.append("the only finding")
+    first.why = why
+
+
+def _answer(f: Finding) -> str:
+    """What the answer claims: its case, stage, and the instances and moment its evidence is about."""
+    where = sorted({f"{h.pod} (uid {h.instance})" if h.instance else h.pod for h in f.hits if h.pod})
+    at = f" since {f.when:%Y-%m-%dT%H:%M:%SZ}" if f.when else ""
+    on = f" on {', '.join(where[:3])}{' …' if len(where) > 3 else ''}" if where else ""
+    return f"answer {f.id}: fails at {STAGES[f.stage]}{on}{at}"
+
+
+def _decided_by(a: Finding, b: Finding) -> str:
+    ka, kb = _key(a, bool(a.explained_by)), _key(b, bool(b.explained_by))
+    for rule, x, y in zip(ORDER, ka, kb, strict=True):
+        if x != y:
+            detail = {"stage": f" ({STAGES[a.stage]} before {STAGES[b.stage]})",
+                      "time": f" ({a.when:%Y-%m-%dT%H:%M:%SZ} before "
+                              f"{b.when:%Y-%m-%dT%H:%M:%SZ})" if a.when and b.when else "",
+                      "unexplained": f" ({b.id} is explained by {', '.join(b.explained_by)})"}.get(rule.name, "")
+            return f"before {b.id} by rule '{rule.name}': {rule.says}{detail}; seed {rule.seed}"
+    return (f"tied with {b.id}: same stage ({STAGES[a.stage]}), no time or severity sets them apart; "
+            "the runbook's order of cases kept")

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.models import Target
 from bot.models.refs import Severity
 from bot.runbook.schema import Case
 from bot.scope.hits import EvidenceItem, Hit
+
+if TYPE_CHECKING:
+    from bot.diagnose.relations import Relation
 
 SEVERITY_ORDER = {"critical": 0, "error": 1, "warning": 2, "info": 3}
 
@@ -24,7 +28,9 @@ class Finding:
     explains: bool = False
     earlier_instance: bool = False
     hits: list[Hit] = field(default_factory=list)  # one per pod, stages refined: what "explained by" compares
-    explained_by: list[str] = field(default_factory=list)  # matched cases whose earlier failure explains this one
+    explained_by: list[str] = field(default_factory=list)  # matched cases that explain this one (relations.py)
+    because: list[tuple[str, Relation]] = field(default_factory=list)  # each of them, with the relation
+    why: list[str] = field(default_factory=list)  # for the first finding: why it ranks first (rank.py)
 
     @property
     def id(self) -> str:
@@ -99,6 +105,11 @@ class Diagnosis:
     target_namespace: str = ""
     target_cluster: str = ""
     gaps: list[str] = field(default_factory=list)  # what the target needed and the evidence lacks, decisively
+
+    @property
+    def why_first(self) -> list[str]:
+        """Why the first finding is the answer: the rule that put it before the next one, what it explains."""
+        return list(self.findings[0].why) if self.findings else []
 
     @property
     def incomplete(self) -> bool:

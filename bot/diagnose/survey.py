@@ -15,9 +15,11 @@ from functools import partial
 from bot.diagnose.logscan import LogMatcher
 from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.scope.logview import LogView, Surveyed
+from bot.signals.hang import step_of
 from bot.signals.stages import has_training_signal
 
 _Found = dict[str, int]
+WORKLOAD = ("main", "(unnamed)")
 
 
 def visit(matcher: LogMatcher, view: LogView) -> _Found:
@@ -27,6 +29,9 @@ def visit(matcher: LogMatcher, view: LogView) -> _Found:
     view.survey(present)
     if view.markers.run is not None:
         has_training_signal(view, view.markers.run)  # asked by the stage and run-script signals
+    elif not view.markers.any and view.excerpt.source.container in WORKLOAD:
+        has_training_signal(view, 0)  # a workload log without the wrapper's lines: asked by the stage
+    step_of(view)  # where the log stopped: asked by the hang signals
     view.release()
     return found
 

@@ -24,6 +24,9 @@ _BENIGN = re.compile(
     | [0-9a-f]{7,12} | [0-9a-f]{40} | [0-9a-f]{64}        # git SHAs (short and full), bare digests
     | [+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[a-zA-Z%]{0,3}   # numbers with units
     | \d{4}-\d\d-\d\d[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?   # timestamps
+    # cache keys (actions/cache "Linux-pip-<sha256 of the lock files>"): words, then digests
+    | (?:(?:(?:[A-Z]?[a-z]+|[A-Z]+)[0-9._]*|[0-9][0-9._]*)-)+
+      (?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{64})(?:-[0-9a-f]{64})*
     """
 )
 _PLACEHOLDER = re.compile(
@@ -33,7 +36,7 @@ _PLACEHOLDER = re.compile(
     | \$\(?[A-Za-z_][A-Za-z0-9_]*\)? | \$[0-9@*\#?] | \$\{\{[^{}]*\}\} | \$\([^()]*\) | `[^`]*`
     | (?:var|local|module|data|secrets|env|vars|inputs|steps|needs|matrix|github|values|Values)\.[A-Za-z_][\w.\[\]"'-]*
     | <set[ ]to[ ]the[ ]key[ ][^<>]*>.*
-    | %\([A-Za-z_]+\)s | %s | \{[A-Za-z_]*\}
+    | %\([A-Za-z_]+\)s | %[-+\ \#0]*(?:\d+|\*)?(?:\.\d+)?[sdbqiuxXcfgeE](?:\\[nrt])*["']? | \{[A-Za-z_]*\}
     | null | none | nil | true | false | yes | no | on | off | undefined | empty | unset | required | optional
     | redacted | masked | hidden | secret | password | changeme_placeholder | \[?hidden\]? | \[?masked\]?
     | (?:str|string|int|bool|bytes|secretstr|optional\[str\])
@@ -44,11 +47,26 @@ _PLACEHOLDER = re.compile(
 # Dotted or snake_case names (``actor.rollout_batch_size``, ``global_step_1234``): a config key or a module
 # path printed as a value (OmegaConf's ``full_key:``), long enough to look random but made of words.
 _IDENTIFIER = re.compile(r"[a-z]+[0-9]{0,3}(?:[._\-](?:[a-z]+[0-9]{0,3}|[0-9]+))+")
+# A config key's dotted path with environment-variable names in it (``hydra.job.env_set.WANDB_NOTES``): each
+# segment whole words, each word in one letter case.
+_WORD = r"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]{0,4}"
+_CONFIG_PATH = re.compile(rf"{_WORD}(?:_(?:{_WORD}|[0-9]+))*(?:\.{_WORD}(?:_(?:{_WORD}|[0-9]+))*)+")
 
 
 def is_placeholder(value: str) -> bool:
     """Values that are a reference or a mask, not a credential (keeps redaction idempotent)."""
     return not value or value.startswith(REDACTED_PREFIX) or _PLACEHOLDER.fullmatch(value) is not None
+
+
+def key_shaped(value: str) -> bool:
+    """An access key ID: 16-40 upper-case letters and digits, both present."""
+    return (
+        16 <= len(value) <= 40
+        and value.isalnum()
+        and value.upper() == value
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
 
 
 def is_benign(value: str) -> bool:
@@ -67,7 +85,7 @@ def looks_secret(value: str) -> bool:
         return False
     if " " in value or value.startswith(("/", "./", "http://", "https://", "s3://", "obs://", "gs://")):
         return False
-    if _IDENTIFIER.fullmatch(value):
+    if _IDENTIFIER.fullmatch(value) or _CONFIG_PATH.fullmatch(value):
         return False
     classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
     if classes < 2 and len(value) < 24:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from bot.redact.boxes import BORDERS
 from bot.redact.cjk import CJK_KEYS
 from bot.redact.decode import base64_forms
 from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
@@ -336,7 +337,7 @@ _TOOL_LITERALS = (
     *("--stdin", "--with-token", "sshpass", "mysql", "mariadb", "mongo", "redis-cli", "machine", "wandb.login"),
     *("wandb login", "pass:", "mc alias", "mc config", "mc.exe", "configure set", "config set", "sudo -S"),
     *("gh secret", "curl ", "wget ", "password ", "passwd ", "Client(", "Auth(", "Credentials(", "Credential("),
-    *("Minio(", "Session(", "CosConfig("),
+    *("Minio(", "Session(", "CosConfig(", "printf", "ak/sk", "ak / sk", "key/secret", "key / secret"),
 )
 _TOOL_CASED = (" -P ",)  # zip/unzip's password flag: the case matters
 _TOOL_REGEXES = (
@@ -389,8 +390,13 @@ def _encoded_patterns() -> list[Pattern]:
     pats.append(Pattern(r"[A-Za-z0-9_\-]\x1b\[[0-9;]*[A-Za-z][A-Za-z0-9_\-=:]", G_ANSI))
     pats.append(Pattern(r"[A-Za-z0-9_\-](?:\\u001[bB]|%1[bB])", G_ANSI))  # the same, JSON- or URL-encoded
     pats.append(
-        Pattern(r"[A-Za-z0-9_\-][ \t]*\x1b\[[0-9;]*[A-Za-z][ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
-    )  # key, colour, sep
+        Pattern(r"[A-Za-z0-9_\-][\"']?[ \t]*(?:\x1b\[[0-9;]*[A-Za-z][ \t]*)+[\"']?[ \t]*(?:[=:]|%3[aAdD])", G_ANSI)
+    )  # key (its closing quote), colour, sep: a printed dict's "'password'\x1b[0m: "
+    pats.append(Pattern(r"[=:][ \t]*(?:\x1b\[[0-9;]*[A-Za-z][ \t]*)+[\"']", G_ANSI))  # sep, colour, a quoted value
+    # box-drawing borders (rare in logs; a literal is what the prefilter finds fastest): a secret's key in one cell
+    # and its value in the next ("│ password │ VALUE │"), a value wrapped inside a panel (boxes.py). An
+    # alternation, not a class: the prefilter matches bytes, and each of these is three.
+    pats.append(Pattern("(?:" + "|".join(BORDERS) + ")", G_ANSI))
     pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
     b64: set[str] = set()
     for word in (

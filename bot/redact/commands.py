@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from bot.redact.allow import is_placeholder, looks_secret
+from bot.redact import pairs, printf
+from bot.redact.allow import is_placeholder, key_shaped, looks_secret
 from bot.redact.blocks import log_prefix
 from bot.redact.keys import classify
 from bot.redact.spans import PRIO_STRUCT, Span
@@ -153,6 +154,10 @@ def scan_line(line: str) -> list[Span]:
     if "|" in line and ("echo" in line or "printf" in line):
         for m in _PIPED.finditer(line):
             spans.extend(_spans(m, "v", "password"))
+    if "/" in line and (("ak" in low and "sk" in low) or ("key" in low and "secret" in low)):
+        spans.extend(pairs.slash_pairs(line))
+    if "printf" in line:
+        spans.extend(printf.scan_line(line))
     if "::add-mask::" in line:
         for m in _ADD_MASK.finditer(line):
             spans.extend(_spans(m, "v", "masked-value"))
@@ -230,19 +235,8 @@ def _curl(line: str) -> Iterator[Span]:
 def _constructors(line: str) -> Iterator[Span]:
     for m in _CTOR.finditer(line):
         args = m.group("args")
-        found = [a for a in _STR_ARG.finditer(args) if looks_secret(a.group("v")) or _key_shaped(a.group("v"))]
+        found = [a for a in _STR_ARG.finditer(args) if looks_secret(a.group("v")) or key_shaped(a.group("v"))]
         if len(found) >= 2 or (found and "Client" not in m.group(0)):
             base = m.start("args")
             for a in found:
                 yield Span(base + a.start("v"), base + a.end("v"), "cloud-credential", PRIO_STRUCT)
-
-
-def _key_shaped(value: str) -> bool:
-    """An access key ID: 16-32 upper-case letters and digits, both present."""
-    return (
-        16 <= len(value) <= 40
-        and value.isalnum()
-        and value.upper() == value
-        and any(c.isdigit() for c in value)
-        and any(c.isalpha() for c in value)
-    )

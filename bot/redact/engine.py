@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.redact import blocks, cjk, commands, decode, known, multiline, pem, structure, urls, wrap
+from bot.redact import blocks, boxes, cjk, commands, decode, known, multiline, pairs, pem, stdin, structure, urls, wrap
 from bot.redact.catalog import (
     FILTERS,
     G_B64,
@@ -32,6 +32,7 @@ from bot.redact.catalog import (
     build,
 )
 from bot.redact.config import RedactionSettings
+from bot.redact.offsets import char_offsets
 from bot.redact.prefilter import DatabaseCache, Prefilter
 from bot.redact.results import Detection, Redacted
 from bot.redact.rules import TOKEN_RULES
@@ -130,7 +131,7 @@ class Redactor:
                 cut = text.find("\n", pos + step) + 1 or n
             piece = text[pos:cut] if pos or cut < n else text
             data = piece.encode("utf-8", "surrogatepass")
-            to_char = _offsets(piece, data)
+            to_char = char_offsets(piece, data)
             for bstart, bend, ids in self._pre.lines(data):
                 yield pos + to_char(bstart), pos + to_char(bend), ids
             pos = cut
@@ -140,6 +141,7 @@ class Redactor:
         safe_end = len(text)
         covered = 0  # lines before this offset were consumed by a multi-line block
         open_at_end = False
+        ahead: list[tuple[int, int]] = []  # (start of a span on a following line, where its finder's lines start)
         if pem_open:
             tail = pem.tail(text, 0, spans)
             covered = len(text) if tail is None else tail
@@ -150,11 +152,21 @@ class Redactor:
             line = text[start:end]
             here = [Span(s.start + start, s.end + start, s.kind, s.prio) for s in self._line(line, ids, 0)]
             spans.extend(here)
+            if ids is None or G_TOOL in ids:
+                piped = stdin.around(text, start, end, final=final)
+                if not isinstance(piped, list):  # the next line is not in yet: this one and those it looks back on wait
+                    safe_end = stdin.window_start(text, start)
+                    break
+                if piped:
+                    spans.extend(piped)
+                    ahead.extend((s.start, stdin.window_start(text, start)) for s in piped if s.start > end)
             wrapped = wrap.wrapped(text, start, end, here, self._joined, final=final)
             if not isinstance(wrapped, list):  # the next line is not in yet
                 safe_end = start
                 break
-            spans.extend(wrapped)
+            if wrapped:
+                spans.extend(wrapped)
+                ahead.extend((s.start, start) for s in wrapped if s.start > end)
             if ids is None or ids & multiline.GROUPS:
                 block = multiline.cover(text, start, end, line, spans, ids=ids, final=final)
                 if block == blocks.MORE:
@@ -164,6 +176,11 @@ class Redactor:
                     covered, open_at_end = len(text), True
                     break
                 covered = max(covered, block)
+        for at, origin in ahead:  # a value masked on a line that now waits: the line that named it waits too
+            if at >= safe_end:
+                safe_end = min(safe_end, origin)
+        if not final:
+            safe_end = stdin.held_back(text, safe_end, spans)
         spans = [s for s in spans if s.start < safe_end]
         spans.extend(known.echoes(text, spans, safe_end))
         for pattern in self._extra:
@@ -203,6 +220,8 @@ class Redactor:
             spans.extend(pem.in_line(line))
         if ids is None or G_KSECRET in ids:
             spans.extend(blocks.secret_inline(line))
+        if (spans or "***" in line or "[REDACTED" in line) and pairs.may_pair(line):
+            spans.extend(pairs.ids_beside(line, spans))
         if depth < MAX_DEPTH:
             decoded = self._decoded(line, ids, depth)
             if decoded:  # a value's own shape names it better than what its decoding holds
@@ -211,7 +230,7 @@ class Redactor:
 
     def _decoded(self, line: str, ids: frozenset[int] | None, depth: int) -> list[Span]:
         spans: list[Span] = []
-        for make in (decode.strip_ansi, decode.json_unescaped, decode.url_decoded):
+        for make in (decode.strip_ansi, decode.json_unescaped, decode.url_decoded, boxes.unboxed):
             view = make(line)
             if view is None or view.text == line:
                 continue
@@ -252,27 +271,6 @@ class Redactor:
         if ids is not None and not ids:
             return []
         return [s for s in self._line(text, ids, MAX_DEPTH) if s.prio == PRIO_TOKEN]
-
-
-def _offsets(text: str, data: bytes) -> Callable[[int], int]:
-    """byte offset -> str index; identity for ASCII, incremental decoding otherwise (offsets ascend)."""
-    if len(data) == len(text):
-        return _identity
-    state = [0, 0]
-
-    def to_char(b: int) -> int:
-        lb, lc = state
-        if b < lb:
-            lb, lc = 0, 0
-        lc += len(data[lb:b].decode("utf-8", "surrogatepass"))
-        state[0], state[1] = b, lc
-        return lc
-
-    return to_char
-
-
-def _identity(b: int) -> int:
-    return b
 
 
 def redacted_counts(results: Iterable[Redacted]) -> Mapping[str, int]:

@@ -21,6 +21,13 @@ LOOKAHEAD_LINES = 3  # a Kubernetes env "name:" line's "value:" follows within t
 MAX_BLOCK_LINES = 2000
 
 _BLOCK_KEY = re.compile(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
+# Log prefixes before a Kubernetes env entry: those of blocks.log_prefix, a container's name before a bar
+# (``worker-1 |``, as compose and stern print it), a bare bar or box border.
+_ENV_PREFIX = re.compile(
+    r"""(?:\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?"""
+    r"""|\[[^\]\n]{1,80}\][ \t]*|\([^)\n]{1,80}\)[ \t]*|(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)[ \t:]+"""
+    r"""|[\w.\-/@]{1,64}[ \t]*[|│][ \t]?|[|│┃║][ \t]?)*"""
+)
 _SECRET_STEPS = (
     (blocks.secret_after_kind, (G_KSECRET,)),
     (blocks.secret_data, (G_KSECRET,)),
@@ -69,8 +76,9 @@ def _secret(
 
 
 def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool) -> int | None:
-    """The ``value:`` of a Kubernetes env entry whose ``name:`` names a secret, within a few lines after it."""
-    cls = structure.pending_name(line)
+    """The ``value:`` of a Kubernetes env entry whose ``name:`` names a secret, within a few lines after it; each
+    line may come behind a log prefix of its own (a timestamp, ``[pod/x]``, ``worker-1 |``)."""
+    cls = structure.pending_name(line[_prefix_end(line):])
     if cls is None:
         return None
     covered = end
@@ -79,14 +87,20 @@ def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool
             return MORE
         pos, nxt_end = at
         nxt = text[pos:nxt_end]
-        span = structure.value_line(nxt, cls)
+        skip = _prefix_end(nxt)
+        span = structure.value_line(nxt[skip:], cls)
         if span is not None:
-            spans.append(span._replace(start=span.start + pos, end=span.end + pos))
+            spans.append(span._replace(start=span.start + pos + skip, end=span.end + pos + skip))
             covered = nxt_end
             break
-        if structure.is_name_line(nxt):
+        if structure.is_name_line(nxt[skip:]):
             break
     return covered
+
+
+def _prefix_end(line: str) -> int:
+    """Where a line's content starts after the log prefixes repeated on every line."""
+    return _ENV_PREFIX.match(line).end()  # type: ignore[union-attr]  # it matches the empty string
 
 
 def _block_scalar(text: str, end: int, line: str, spans: list[Span], *, final: bool) -> int | None:

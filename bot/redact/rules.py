@@ -151,7 +151,7 @@ TOKEN_RULES: tuple[TokenRule, ...] = (
     # 40 base64 characters with no key word of their own, a secret by their place.
     _rule(
         "aws-secret-key",
-        _B + r"(?:AKIA|ASIA)[A-Z2-7]{16}[\"']?[ \t]*[,;:|\t ][ \t]*[\"']?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+        _B + r"(?:AKIA|ASIA)[A-Z2-7]{16}[\"']?[ \t]*[,;:|\t /][ \t]*[\"']?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
         "AKIA",
         "ASIA",
     ),

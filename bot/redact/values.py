@@ -26,6 +26,8 @@ def value_span(line: str, pos: int, *, anchored: bool, quote: str | None, cookie
         pos += 1
     if pos >= n:
         return None
+    if line.startswith(("('", '("'), pos):
+        pos += 1  # a long string printed in parentheses, in pieces ("token = ('abc'\n 'def')"): its first piece
     # Quoted values, including JSON-in-JSON (\") and nested escapes (\\\").
     bs = 0
     while pos + bs < n and line[pos + bs] == "\\":

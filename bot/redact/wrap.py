@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from itertools import pairwise
 
+from bot.redact import boxes
 from bot.redact.allow import REDACTED_PREFIX
 from bot.redact.blocks import MORE, _lines_after, _shape, log_prefix
 from bot.redact.spans import PRIO_CONT, PRIO_TOKEN, Span
@@ -26,14 +27,20 @@ def wrapped(
     text: str, start: int, end: int, spans: list[Span], find: Callable[[str], list[Span]], *, final: bool
 ) -> list[Span] | int:
     """The tail of a token or value cut at the end of this line and continued on the next."""
-    line = text[start:end].rstrip("\r")
+    raw = text[start:end].rstrip("\r")
+    line = raw[: boxes.content_end(raw)] if raw[-1:] in boxes.BORDERS else raw  # a box's border is no text
     if len(line) < 4 or line[-1].isspace():
         return []
     line_end = start + len(line)
-    at_end = [s for s in spans if s.end == line_end and not text.startswith(REDACTED_PREFIX, s.start)]
+    at_end = [  # a value cut at a box's border may have run on over it (an unclosed quote)
+        s for s in spans
+        if line_end <= s.end <= start + len(raw) and s.start < line_end
+        and not text.startswith(REDACTED_PREFIX, s.start)
+    ]
     head_start = len(line.rstrip(_RUN_CHARS))
     head = line[head_start:]
-    if not at_end and len(head) < 4:
+    pieces = _pieces(line, line_end, spans)
+    if not at_end and len(head) < 4 and not pieces:
         return []  # nothing cut here, whatever the next line holds: it need not be read (nor awaited)
     nxt = _lines_after(text, end + 1, 1, final=final)
     if nxt is None or (not nxt and not final):
@@ -42,11 +49,12 @@ def wrapped(
         return []
     a, b = nxt[0]
     value_line = text[a:b].rstrip("\r")
-    logp = log_prefix(line)
-    skip = 0
-    if logp:
-        pm = _shape(logp).match(value_line)
-        skip = pm.end() if pm is not None else 0
+    skip = _tail_start(line, value_line, boxed=line is not raw)
+    if pieces:  # ('head'\n 'tail'): a long string printed in pieces (Python's implicit concatenation)
+        qm = _QUOTED_PIECE.match(value_line, skip)
+        rest = value_line[qm.end() : boxes.content_end(value_line)] if qm is not None else "x"
+        if qm is not None and qm.group("q") == line[-1] and not rest.strip():
+            return [Span(a + qm.start("v"), a + qm.end("v"), pieces[-1].kind, PRIO_CONT)]
     tm = _RUN_START.match(value_line, skip)
     if tm is None or (tm.end() < len(value_line) and value_line[tm.end()] not in _TAIL_END):
         return []
@@ -77,6 +85,23 @@ def wrapped(
     return out
 
 
+def _pieces(line: str, line_end: int, spans: list[Span]) -> list[Span]:
+    """Spans of a quoted value closing a line that opened it in parentheses: ``token = ('head'``."""
+    if line[-1] not in "\"'" or "(" + line[-1] not in line:
+        return []
+    return [s for s in spans if s.end in (line_end, line_end - 1) and s.start < line_end - 1]
+
+
+def _tail_start(line: str, value_line: str, *, boxed: bool) -> int:
+    """Where the next line's text starts: after the log prefix the cut line has too, and a box's border."""
+    logp = log_prefix(line)
+    skip = 0
+    if logp:
+        pm = _shape(logp).match(value_line)
+        skip = pm.end() if pm is not None else 0
+    return boxes.content_start(value_line, skip) if boxed else skip
+
+
 # Token families of one fixed length: a shorter match at a line's end is a cut token, and the next line's
 # first run that makes up the length is its tail, whatever it looks like ("ghp_" + 36, "hf_" + 34 ...).
 _FIXED_LENGTHS = (
@@ -86,7 +111,8 @@ _FIXED_LENGTHS = (
     ("AIza", 39),
     *((p, 20) for p in ("AKIA", "ASIA")),
 )
-_TAIL_END = frozenset(" \t\r\"'`,;)]}")
+_QUOTED_PIECE = re.compile(r"""[ \t]*(?P<q>["'])(?P<v>[A-Za-z0-9+/=_\-.~]{2,})(?P=q)[ \t]*\)?[ \t]*,?""")
+_TAIL_END = frozenset(" \t\r\"'`,;)]}" + boxes.BORDERS)
 
 
 def _completes(head: str, tail: str) -> bool:

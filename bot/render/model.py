@@ -110,3 +110,4 @@ class Report(_View):
     facts: FactsView
     withheld: Counter[str]
     since_last_run: str = ""  # the admin ticket's "only change since the last run" (bot.compare), when known
+    why_first: tuple[str, ...] = ()  # why the first finding is the answer (the ranking's rule and relations)

@@ -68,6 +68,7 @@ class ContractReport(TypedDict):
     redactions: int
     first_error: ContractFirstError | None
     not_collected: list[str]  # what could not be read (lists, logs, clusters): "incomplete" says if it matters
+    why_first: list[str]  # additive: why the first finding won (the ranking rule and what it explains)
 
 
 def _finding(f: Finding, lang: str) -> FindingView:
@@ -123,6 +124,7 @@ def build_report(diag: Diagnosis, lang: str, *, since_last_run: str = "") -> Rep
         facts=_facts(diag.facts),
         withheld=Counter(e.withheld for f in diag.findings for e in f.evidence if e.withheld),
         since_last_run=since_last_run,
+        why_first=tuple(diag.why_first),
     )
 
 
@@ -143,4 +145,5 @@ def contract_json(report: Report) -> ContractReport:
         "redactions": 0,
         "first_error": None if fe is None else {"source": fe.source, "line": fe.line, "text": fe.text},
         "not_collected": list(report.not_collected),
+        "why_first": list(report.why_first),
     }

@@ -15,7 +15,8 @@ from bot.render.model import TargetKindName, TargetView
 ACTION_TICKET: Final = "rlark_ticket"
 ACTION_RERUN: Final = "rlark_rerun"
 ACTION_EVIDENCE: Final = "rlark_evidence"
-ACTION_IDS: Final = (ACTION_TICKET, ACTION_RERUN, ACTION_EVIDENCE)
+ACTION_TIMELINE: Final = "rlark_timeline"
+ACTION_IDS: Final = (ACTION_TICKET, ACTION_RERUN, ACTION_EVIDENCE, ACTION_TIMELINE)
 ACTIONS_BLOCK: Final = "rlark_diagnosis_actions"
 
 _PREFIX: Final[dict[TargetKindName, str]] = {"Job": "job", "Pod": "pod", "EphemeralRunner": "runner"}

@@ -50,6 +50,7 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "btn.ticket": ("生成管理员工单", "Ticket for the admin"),
     "btn.rerun": ("重新诊断", "Diagnose again"),
     "btn.evidence": ("全部证据（文件）", "All evidence as a file"),
+    "btn.timeline": ("时间线（图片）", "Timeline picture"),
     # files
     "file.evidence": ("证据：{target}", "Evidence: {target}"),
     "file.ticket": ("管理员工单：{target}", "Admin ticket: {target}"),
@@ -104,13 +105,15 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]：诊断 RLark Job（`name` 或 `job/name`）、`pod/name` 或 "
         "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
         "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
-        "*{c} watch* / *unwatch TARGET*：在话题里跟踪 Job 或 pod\n也可以 `@rlark`、私信机器人或用快捷方式 Diagnose。\n"
+        "*{c} preflight job/NAME*、*nodes SELECTOR*、*compare job/A job/B*、*timeline TARGET*：运行前后的检查\n"
+        "*{c} watch* / *unwatch TARGET*：在话题里跟踪 Job 或 pod；也可 `@rlark` 或私信\n"
         "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
-        "`pod/name` or `runner/name`; the answer is a thread in this channel\n*{c} ticket TARGET*: the ticket for "
-        "the platform admin\n*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
-        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n*{c} watch* / *unwatch "
-        "TARGET*: follow a Job or pod in a thread\n`@rlark`, DMs and the Diagnose shortcut work too.\n"
+        "`pod/name` or `runner/name`, answered in a thread\n*{c} ticket TARGET*: the admin ticket\n"
+        "*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
+        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n"
+        "*{c} preflight job/NAME*, *nodes SELECTOR*, *compare job/A job/B*, *timeline TARGET*: before and "
+        "between runs\n*{c} watch*/*unwatch TARGET*: follow in a thread\n"
         "*{c} help*: this help. "
         "The bot only reads; it never changes or deletes anything.",
     ),

@@ -15,7 +15,14 @@ from typing import Any, Final
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
 from bot.render.model import FindingView, Report
-from bot.render.slack_actions import ACTION_EVIDENCE, ACTION_RERUN, ACTION_TICKET, ACTIONS_BLOCK, target_value
+from bot.render.slack_actions import (
+    ACTION_EVIDENCE,
+    ACTION_RERUN,
+    ACTION_TICKET,
+    ACTION_TIMELINE,
+    ACTIONS_BLOCK,
+    target_value,
+)
 from bot.render.slack_evidence import (
     evidence_file,
     evidence_file_name,
@@ -212,7 +219,8 @@ def _buttons(report: Report, redactor: Redactor, lang: str) -> dict[str, Any]:
     value = clean_line(target_value(report.target), redactor)
     return actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
                     button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
-                    button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value)],
+                    button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value),
+                    button(action_id=ACTION_TIMELINE, text=label("btn.timeline", lang), value=value)],
                    block_id=ACTIONS_BLOCK)
 
 

@@ -57,7 +57,10 @@ class Bilingual(Strict):
 
 
 class SourceRef(Strict):
-    page: Literal["rlark-jobs", "rlark-first-run", "ci-runner"]
+    """A seed page's section, or `platform`: a failure every user of a platform meets that the seeds do not
+    describe, its section naming the platform and the part of its documentation ("Ray: out-of-memory prevention")."""
+
+    page: Literal["rlark-jobs", "rlark-first-run", "ci-runner", "platform"]
     section: str = Field(min_length=1, description="section heading of the source page")
 
 
@@ -103,6 +106,9 @@ class Trigger(Strict):
     event: EventCond | None = None
     log: LogCond | None = None
     signal: str | None = Field(default=None, pattern=r"^[a-z0-9-]+\.[a-z0-9-]+$")
+    waits: bool = Field(default=False, description="what this trigger shows is a wait (a claim waiting for its pod to "
+                        "be scheduled), not a failure: a concrete failure of the same pod at the same or an earlier "
+                        "stage explains it, and it explains nothing")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Trigger:

@@ -42,6 +42,9 @@ class Hit:
     earlier_instance: bool = False  # seen in a container's previous instance: it happened before the current one
     at: LogAt | None = None  # the decisive log line, for "which came first" within one container
     concrete: bool = True  # False for waits and retries (the Head waiting for nodes): symptoms, never causes
+    state: bool = False  # a container terminated with a reason of its own (OOMKilled): the kubelet's verdict
+    starting: bool = False  # a wait whose window has not expired: a failure only as another failure's consequence
+    instance: str = ""  # the UID of the object instance the fact is about (a replaced pod's events: the old one)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.models import LogExcerpt
 from bot.redact import Detection, Scan
+from bot.scope.lineclass import says_failed
 from bot.scope.markers import (
     CHECK_FAILED,
     CHECK_PASSED,
@@ -30,16 +31,23 @@ from bot.scope.markers import (
     WAIT_HEAD,
     Markers,
 )
+from bot.scope.tracebacks import exception_line
 
 HEAD_CHARS = 64 * 1024
+TAIL_CHARS = 2 * 1024  # the last line of a log, as far as it is read (a longer one is cut at its end)
 MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
 MASK_OPEN = "[REDACTED:"
 TEMP_DIR_LITERALS = ("--temp-dir", "RAY_TEMP_DIR=")  # what the Ray temp-dir signal looks for in a log's head
 DEAD_NODE_LITERALS = ("marked dead", "is dead", "has died", "marked as dead")  # Ray on a node it lost
+# What the architecture signal looks for before it reads a failing pod's log: an architecture named, or a binary
+# that cannot be executed (bot/signals/arch.py).
+ARCH_LITERALS = ("x86_64", "aarch64", "amd64", "arm64", "armv7", "armhf", "ppc64le", "s390x", "i686", "i386",
+                 "riscv64", "exec format error", "cannot execute binary", "可执行文件格式错误")
 # Every literal `Markers.scan`, `masks` and `holds` callers look for: one multi-literal scan can tell which a
 # log holds at all, and a literal it does not hold is never searched for.
 VIEW_LITERALS = (RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
-                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS, *DEAD_NODE_LITERALS)
+                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS, *DEAD_NODE_LITERALS,
+                 *ARCH_LITERALS)
 
 # Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
 ERROR_LINE = re.compile(
@@ -47,6 +55,12 @@ ERROR_LINE = re.compile(
     r"refused|timed out|timeout|cannot|could not|unable to|not found|segmentation fault|core dumped|"
     r"no such file or directory|read-only file system|no space left on device|EnvironmentNameNotFound)\b|"
     r"错误|失败|异常|(?:连接|请求|读取|响应|通信|通讯|等待)超时|断开|急停|"
+    # The C library's and coreutils' messages in zh_CN (strerror, psignal, the shell's job reports).
+    r"没有那个文件或目录|权限不够|已杀死|设备上没有空间|拒绝连接|无法访问|未找到命令|只读文件系统|非法指令|"
+    r"核心已转储|已放弃|断开的管道|资源暂时不可用|没有到主机的路由|网络不可达|超出磁盘限额|不允许的操作|"
+    r"无法分配内存|输入/输出错误|"
+    # Ascend CANN and HCCL: error codes (`EI0006:`, `(EI0019)`, `EE9999: Inner Error`) and torch_npu's ERRnnnnn.
+    r"\bE[0-9A-Z]\d{4}\b(?=[:\])]|\s*:|\s+Inner Error)|\bERR\d{5}\b|"
     r"\bE\d{4} \d\d:\d\d|^\s*\w+(?:\.\w+)*(?:Error|Exception|NotFound):)"
 )
 BENIGN = re.compile(
@@ -124,6 +138,7 @@ class LogView:
             self.__dict__["markers"] = Markers.scan(self, present)  # the cached_property's own slot
         for name in ("detections", "masks"):
             getattr(self, name)
+        self.tail()
 
     def surveyed(self) -> Surveyed:
         """What `survey()` computed, to hand to the same view in another process (see `adopt`)."""
@@ -136,11 +151,31 @@ class LogView:
         self.__dict__.update(markers=done.markers, detections=done.detections, masks=done.masks)
         self.memo.update(done.memo)
 
+    def learn_literals(self, present: frozenset[str]) -> None:
+        """Which of VIEW_LITERALS the text holds, found by a scan that read it (the timeline's): `holds` then
+        answers for them without reading the text again."""
+        self._present = present
+
     def holds(self, literal: str) -> bool:
         """`literal in text`, answered without the text for VIEW_LITERALS once surveyed."""
         if self._present is not None and literal in VIEW_LITERALS:
             return literal in self._present
         return literal in self.text
+
+    def tail(self) -> tuple[int, str] | None:
+        """(offset, text) of the last line that is not blank, as a terminal shows it (after the last carriage
+        return of a progress bar), None for an empty log; kept with the view (the survey finds it while it holds
+        the text), so asking again never reads a released log."""
+        if "tail" not in self.memo:
+            text = self.text
+            end = len(text)
+            while end > 0 and text[end - 1] in " \t\r\n":
+                end -= 1
+            floor = max(0, end - TAIL_CHARS)
+            start = max(text.rfind("\n", floor, end), text.rfind("\r", floor, end)) + 1
+            self.memo["tail"] = (start, self._masked(start, end).rstrip("\r")) if end else None
+        found: tuple[int, str] | None = self.memo["tail"]
+        return found
 
     @cached_property
     def head(self) -> str:
@@ -219,13 +254,14 @@ class LogView:
         return lines
 
     def first_error(self, start: int = 0, end: int | None = None) -> int | None:
-        """Offset of the first error-looking line in [start, end), skipping benign noise."""
+        """Offset of the first error-looking line in [start, end), skipping benign noise. A Python traceback
+        says what failed on its last line: its header stands for the exception line that ends it."""
         text = self.text
         stop = len(text) if end is None else end
         for m in ERROR_LINE.finditer(text, start, stop):
             line = self.line_at(m.start())
-            if not BENIGN.search(line.text):
-                return m.start()
+            if not BENIGN.search(line.text) and says_failed(line.text):
+                return exception_line(text, m.start())
         return None
 
     @cached_property

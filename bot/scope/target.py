@@ -276,6 +276,17 @@ def _scope_pod(target: Target, ev: Evidence, idx: _Index) -> Scope:
         ctx = PodCtx(name=pod.name, cluster=pod.cluster, namespace=pod.namespace, pod=pod)
         idx.fill(ctx)
         scope.pods.append(ctx)
+    # A workflow pod the hooks already deleted is gone from the pod list, not from the events: its story stays.
+    present = {(p.cluster, p.name) for p in pods + related}
+    for (cluster, kind, name), events in idx.events_by_object.items():
+        if kind != "Pod" or (cluster, name) in present or not any(name.startswith(f"{r}-workflow") for r in roots):
+            continue
+        namespace = events[0].involved_object.namespace or events[0].namespace
+        if target.namespace and namespace != target.namespace:
+            continue
+        gone = PodCtx(name=name, cluster=cluster, namespace=namespace)
+        idx.fill(gone)
+        scope.pods.append(gone)
     for r in runners:
         scope.events.extend(idx.events_by_object.get((r.cluster, "EphemeralRunner", r.name), []))
     return scope

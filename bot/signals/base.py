@@ -47,3 +47,24 @@ def main_exit(ctx: PodCtx) -> tuple[int, str] | None:
             if state.terminated is not None:
                 return state.terminated.exit_code, state.terminated.reason
     return None
+
+
+def failed(ctx: PodCtx) -> bool:
+    """Whether the pod shows a failure of its own: Failed, a container that ended non-zero (now or last time), a
+    restart, or a waiting reason that is not the ordinary way of starting."""
+    pod = ctx.pod
+    if pod is None:
+        return False
+    if pod.status.phase == "Failed":
+        return True
+    for statuses in (pod.status.init_container_statuses, pod.status.container_statuses):
+        for s in statuses:
+            if s.restart_count > 0:
+                return True
+            for state in (s.state, s.last_state):
+                if state.terminated is not None and state.terminated.exit_code != 0:
+                    return True
+            waiting = s.state.waiting
+            if waiting is not None and waiting.reason not in ("", "ContainerCreating", "PodInitializing"):
+                return True
+    return False

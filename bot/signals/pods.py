@@ -65,5 +65,7 @@ def pvc_pending(sc: SignalContext) -> list[Hit]:
                               f"PersistentVolumeClaim {c.name} is {c.status.phase}"
                               + (f" (StorageClass {c.spec.storage_class_name})" if c.spec.storage_class_name else ""))
                  for c in waiting]
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["scheduled"]))
+        # A Pending claim of an unplaced pod may be waiting for that pod (WaitForFirstConsumer): a wait, which a
+        # concrete reason the pod cannot be placed explains; alone, it is still the answer.
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["scheduled"], concrete=False))
     return hits

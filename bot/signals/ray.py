@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.scope.hits import EvidenceItem, Hit, log_at, log_item
+from bot.scope.logtime import line_time
 from bot.scope.logview import LogView
 from bot.scope.markers import Markers
 from bot.signals.base import SignalContext, main_exit, signal
@@ -89,6 +90,17 @@ def prepare_failed(sc: SignalContext) -> list[Hit]:
                           "'Executing prepare script...'", consequence=lambda m: m.cli_missing)
 
 
+def still_starting(sc: SignalContext, ctx: PodCtx, view: LogView, pos: int) -> bool:
+    """Whether the wait printed at `pos` began less than the start window ago: by the line's own time, else by
+    when the container started. A window that has not expired is a job still starting, not a failure."""
+    began = line_time(view.text, pos, year=sc.now.year)
+    if began is None and ctx.pod is not None and not view.excerpt.source.previous:
+        status = ctx.pod.container_status(view.excerpt.source.container)
+        running = status.state.running if status is not None else None
+        began = running.started_at if running is not None else None
+    return began is not None and (sc.now - began).total_seconds() < sc.thresholds.start_window_seconds
+
+
 @signal("ray.waiting-for-nodes")
 def waiting_for_nodes(sc: SignalContext) -> list[Hit]:
     hits: list[Hit] = []
@@ -109,7 +121,8 @@ def waiting_for_nodes(sc: SignalContext) -> list[Hit]:
         items = [log_item(view, m.waiting, context=False)]
         if m.last_count is not None:
             items.append(log_item(view, view.rfind("Current node count:"), context=False))
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False,
+                        starting=still_starting(sc, ctx, view, m.waiting)))
     return hits
 
 
@@ -126,7 +139,8 @@ def head_unreachable(sc: SignalContext) -> list[Hit]:
         items = [log_item(view, m.connecting, context=False)]
         if m.wait_head_last is not None:
             items.append(log_item(view, m.wait_head_last, prefix=f"{m.wait_head_attempts} attempts, last "))
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False,
+                        starting=still_starting(sc, ctx, view, m.connecting)))
     return hits
 
 

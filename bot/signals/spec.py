@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from bot.models import RNode, TaskSpec
-from bot.models.rlark import CLUSTER_ID_LABEL
+from bot.models import TaskSpec
 from bot.scope.hits import EvidenceItem, Hit
 from bot.signals.base import SignalContext, signal
+from bot.signals.selectors import (
+    control_plane_only_keys,
+    head_problem,
+    matched_clusters,
+    multi_value_pairs,
+)
 from bot.signals.stages import INDEX
-
-CONTROL_PLANE_ONLY_PREFIX = "rlark.io/"
 
 
 def _specs(sc: SignalContext) -> list[tuple[str, TaskSpec, str]]:
@@ -17,11 +20,6 @@ def _specs(sc: SignalContext) -> list[tuple[str, TaskSpec, str]]:
     if scope.job is not None:
         return [(t.name, t, f"{scope.job.ref()}:spec.tasks[{t.name}]") for t in scope.job.spec.tasks]
     return [(t.spec.name or t.name, t.spec, t.ref()) for t in scope.tasks]
-
-
-def selector_matches(selector: dict[str, str], node: RNode) -> bool:
-    labels = node.metadata.labels
-    return all(labels.get(k) in {v.strip() for v in val.split(",")} for k, val in selector.items())
 
 
 @signal("spec.head-invalid")
@@ -36,20 +34,20 @@ def head_invalid(sc: SignalContext) -> list[Hit]:
     heads = [(n, s, src) for n, s, src in specs if s.head]
     if not heads and sc.scope.job is None:
         heads = [(t.name, t.spec, t.ref()) for t in sc.scope.tasks if t.is_head]
-    if len(heads) == 0:
+    problem = head_problem([(n, s.replicas) for n, s, _ in heads])
+    if problem is None:
+        return []
+    if problem.kind == "none":
         names = ", ".join(n for n, _, _ in specs)
         return [Hit([EvidenceItem(specs[0][2].split(":")[0], f"no task has head: true (tasks: {names})")],
                     stage=INDEX["submitted"])]
-    if len(heads) > 1:
-        names = ", ".join(n for n, _, _ in heads)
+    if problem.kind == "several":
+        names = ", ".join(problem.names)
         return [Hit([EvidenceItem(heads[0][2].split(":")[0], f"{len(heads)} tasks have head: true: {names}")],
                     stage=INDEX["submitted"])]
-    name, spec, src = heads[0]
-    replicas = spec.replicas
-    if replicas is not None and replicas != 1:
-        return [Hit([EvidenceItem(src, f"Head task {name!r} has kubernetes.workload.replicas: {replicas} (must be 1)")],
-                    stage=INDEX["submitted"])]
-    return []
+    name, _, src = heads[0]
+    return [Hit([EvidenceItem(src, f"Head task {name!r} has kubernetes.workload.replicas: {problem.replicas} "
+                                   "(must be 1)")], stage=INDEX["submitted"])]
 
 
 @signal("spec.selector-invalid")
@@ -60,7 +58,7 @@ def selector_invalid(sc: SignalContext) -> list[Hit]:
         if not sel:
             hits.append(Hit([EvidenceItem(src, f"task {name!r}: nodeSelector is empty")], stage=INDEX["submitted"]))
             continue
-        multi = {k: v for k, v in sel.items() if "," in v}
+        multi = multi_value_pairs(sel)
         if multi:
             shown = ", ".join(f"{k}={v}" for k, v in multi.items())
             hits.append(Hit([EvidenceItem(src, f"task {name!r}: comma-separated selector values: {shown}")],
@@ -75,7 +73,7 @@ def selector_cross_cluster(sc: SignalContext) -> list[Hit]:
     for name, spec, src in _specs(sc):
         if not spec.node_selector or not nodes:
             continue
-        clusters = sorted({n.cluster_id for n in nodes if selector_matches(spec.node_selector, n)})
+        clusters = matched_clusters(spec.node_selector, nodes)
         if len(clusters) > 1:
             sel = ", ".join(f"{k}={v}" for k, v in spec.node_selector.items())
             hits.append(Hit([EvidenceItem(src, f"task {name!r}: selector {sel} matches Nodes in clusters "
@@ -100,10 +98,7 @@ def selector_control_plane_label(sc: SignalContext) -> list[Hit]:
         if task.agent_id is None:
             continue
         member_nodes = [n for n in ev.nodes if n.cluster == task.agent_id]
-        keys = [k for k in sel if k == CLUSTER_ID_LABEL or (k.startswith(CONTROL_PLANE_ONLY_PREFIX) and (
-            not member_nodes or not any(k in n.metadata.labels for n in member_nodes)))]
-        if member_nodes:
-            keys = [k for k in keys if not any(k in n.metadata.labels for n in member_nodes)]
+        keys = control_plane_only_keys(sel, [n.metadata.labels for n in member_nodes])
         if keys:
             hits.append(Hit([EvidenceItem(task.ref(), f"nodeSelector uses {', '.join(keys)}, a label only RLark Node "
                                                        "objects carry; member-cluster nodes do not have it")],

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 INDEX = {name: i for i, name in enumerate(STAGES)}
 TRAINING_SIGNAL = re.compile(
     r"(?i)\bglobal[_ ]step\b|\bepoch\s*[=:]?\s*\d|\bstep\s*[=:/]?\s*\d+\b.*\b(loss|reward|lr|return)\b|"
-    r"\b(loss|reward|return)\s*[=:]\s*-?\d|\b(train|rollout)/[\w/]+\s*[=:]\s*-?\d|\bIteration\s+\d+"
+    r"\b(loss|reward|return)\s*[=:]\s*-?\d|\b(train|rollout|actor|critic)/[\w/]+\s*[=:]\s*-?\d|\bIteration\s+\d+|"
+    r"\bstep\s*[=:]?\s*\d+\s*/\s*\d+|\b(?:train(?:ing)?|rollout|epoch)\w*\s*:?\s*\d+%\|"
 )
 
 
@@ -72,6 +73,11 @@ def _log_stage(view: LogView) -> int:
     return reached
 
 
+def _later_markers(m: Markers) -> bool:
+    """A wrapper marker after the rank line: the log's head (with the rank) was rotated away, the rest is there."""
+    return any(p is not None for p in (m.prepare, m.connecting, m.waiting, m.ready, m.run))
+
+
 def pod_stage(ctx: PodCtx) -> int | None:
     """Stage index a pod reached; None when nothing about it is known beyond its existence in a mirror."""
     pod = ctx.pod
@@ -92,8 +98,11 @@ def pod_stage(ctx: PodCtx) -> int | None:
     for view in ctx.logs:
         if view.excerpt.source.container not in ("main", "(unnamed)"):
             continue
-        if view.markers.any:
+        if view.markers.any or _later_markers(view.markers):
             reached = max(reached, _log_stage(view))  # a restarted container got this far before
+        elif has_training_signal(view, 0):
+            # The wrapper's first lines were rotated away, but training is printing progress: it got there.
+            reached = max(reached, INDEX["training-signal"])
         elif view.text.strip():
             reached = max(reached, INDEX["containers-started"])
     return reached

@@ -7,7 +7,7 @@ from datetime import datetime
 from bot.models import Pod
 from bot.scope.hits import EvidenceItem, Hit, age_text
 from bot.signals.base import SignalContext, signal
-from bot.signals.spec import selector_matches
+from bot.signals.selectors import selector_matches, usable
 from bot.signals.stages import INDEX
 
 
@@ -41,8 +41,8 @@ def no_worker(sc: SignalContext) -> list[Hit]:
         sel = task.spec.node_selector or {}
         nodes = [n for n in sc.scope.evidence.rlark_nodes if n.cluster_id.endswith(task.agent_id)
                  and selector_matches(sel, n)] if sel else []
-        usable = [n for n in nodes if n.status.phase == "Online" and not n.spec.unschedulable]
-        if sel and sc.scope.evidence.rlark_nodes and not usable:
+        usable_nodes = [n for n in nodes if usable(n)]
+        if sel and sc.scope.evidence.rlark_nodes and not usable_nodes:
             states = ", ".join(f"{n.name} {n.status.phase or '?'}" + (" unschedulable" if n.spec.unschedulable else "")
                                for n in nodes) or "none"
             items.append(EvidenceItem(task.ref(), f"no Online schedulable Node matches the selector ({states})"))

@@ -15,7 +15,7 @@ from typing import Any
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.conversations.ports import Sealed, SlackDown
+from bot.conversations.ports import Picture, Sealed, SlackDown
 from bot.redact import SafeText, SafeValue
 
 
@@ -107,6 +107,17 @@ class SlackSink:
             _checked(value, SafeText)
         self._call(self.client.files_upload_v2, channel=channel, thread_ts=thread_ts, filename=str(name),
                    title=str(title), content=str(content))
+
+    def upload_picture(self, *, channel: str, thread_ts: str, name: SafeText, title: SafeText, picture: Picture,
+                       comment: SafeText | None = None) -> None:
+        for value in (name, title, *((comment,) if comment is not None else ())):
+            _checked(value, SafeText)
+        _checked(picture, Picture)
+        kwargs: dict[str, Any] = {"channel": channel, "thread_ts": thread_ts, "filename": str(name),
+                                  "title": str(title), "content": picture.png}
+        if comment is not None:
+            kwargs["initial_comment"] = str(comment)
+        self._call(self.client.files_upload_v2, **kwargs)
 
     def permalink(self, *, channel: str, ts: str) -> str | None:
         try:

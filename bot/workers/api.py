@@ -24,6 +24,7 @@ from bot.render.slack_reply import diagnosis_reply
 from bot.render.slack_roots import root_verdict
 from bot.service import Ticked
 from bot.sources import Location
+from bot.workers.commands import CommandResult, CommandTask
 
 Gate = Callable[[Location], bool]  # the target's location -> go ahead (True) or stop here (False)
 OnProgress = Callable[[dict[str, int | str]], None]
@@ -57,6 +58,10 @@ class Engine(Protocol):
     def investigate(self, target: Target, *, lang: str, gate: Gate, on_progress: OnProgress) -> Answer | None:
         """Locate `target` (NotFound says where it looked), ask `gate`, then diagnose and render it; None when
         `gate` stopped it. Raises `UserError`s as the service does, `WorkerLost` when the work was lost."""
+        ...
+
+    def command(self, task: CommandTask) -> CommandResult:
+        """Preflight, nodes, compare or timeline (`bot.workers.commands`); raises `UserError`s as the CLI does."""
         ...
 
     def locate(self, target: Target) -> Location:

@@ -3,11 +3,11 @@ takes tasks from its pipe one at a time until told to exit or the pipe closes.
 
 Protocol (tuples over a duplex `multiprocessing` connection):
   parent -> worker  ("investigate", target, lang) | ("diagnose", target) | ("locate", target)
-                    | ("tick", now) (the scheduled checks once) | ("exit",)
+                    | ("tick", now) (the scheduled checks once) | ("command", CommandTask) | ("exit",)
   worker -> parent  ("ready", pid) once started, or ("failed", reason)
                     ("located", location) for "investigate", answered by the parent with "go" or "stop"
                     ("progress", state) and ("kube", verb, resource, status) while it works
-                    ("done", Answer | Diagnosis | Location | Ticked) | ("stopped",)
+                    ("done", Answer | Diagnosis | Location | Ticked | CommandResult) | ("stopped",)
                     | ("user_error", class name, message) | ("error", exception class name): the task's end
 The worker runs at a lower priority (`os.nice`) than the process answering Slack, ignores SIGINT and SIGTERM
 (the parent drains and then ends it), and gives freed memory back to the system after each task.
@@ -39,6 +39,7 @@ from bot.service import Service, Ticked
 from bot.settings import Settings
 from bot.sources import EvidenceSource, Location, open_source
 from bot.workers.api import Answer, render_answer
+from bot.workers.commands import CommandResult, run_command
 from bot.workers.progress import SlackProgress
 
 GC_THRESHOLDS = (50_000, 20, 1000)
@@ -98,8 +99,10 @@ class _Worker:
 
     def handle(self, task: tuple[Any, ...]) -> None:
         try:
-            result: Answer | Diagnosis | Location | Ticked
-            if task[0] == "investigate":
+            result: Answer | Diagnosis | Location | Ticked | CommandResult
+            if task[0] == "command":
+                result = run_command(task[1], service=self.service, source=self.source)
+            elif task[0] == "investigate":
                 result = self.investigate(task[1], task[2])
             elif task[0] == "tick":
                 result = self.service.tick(source=self.source, now=task[1])
@@ -128,12 +131,12 @@ def rss_mib(pid: int | None) -> float:
     return 0.0
 
 
-def result_of(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | Ticked | None:
+def result_of(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | Ticked | CommandResult | None:
     """The parent's reading of a task's last message: the result, None for "stopped", or the error raised."""
     kind = event[0]
     if kind == "done":
         value = event[1]
-        assert isinstance(value, (Answer, Diagnosis, Location, Ticked))
+        assert isinstance(value, (Answer, Diagnosis, Location, Ticked, CommandResult))
         return value
     if kind == "stopped":
         return None
@@ -172,7 +175,7 @@ def worker_main(conn: Connection, spec: WorkerSpec) -> None:
             task = conn.recv()
         except (EOFError, OSError):  # the parent is gone
             return
-        if not isinstance(task, tuple) or task[0] not in ("investigate", "diagnose", "locate", "tick"):
+        if not isinstance(task, tuple) or task[0] not in ("investigate", "diagnose", "locate", "tick", "command"):
             return
         try:
             worker.handle(task)

@@ -10,6 +10,7 @@ from bot.redact import Redactor
 from bot.service import Service, Ticked
 from bot.sources import EvidenceSource, Location
 from bot.workers.api import Answer, Gate, OnProgress, render_answer
+from bot.workers.commands import CommandResult, CommandTask, run_command
 from bot.workers.progress import SlackProgress
 
 
@@ -26,6 +27,9 @@ class LocalEngine:
         diag = self.service.diagnose(target, source=self.source, progress=SlackProgress(on_progress),
                                      gathered=where.gathered)
         return render_answer(diag, lang=lang, redactor=self.redactor)
+
+    def command(self, task: CommandTask) -> CommandResult:
+        return run_command(task, service=self.service, source=self.source)
 
     def locate(self, target: Target) -> Location:
         return self.source.locate(target)

@@ -34,6 +34,7 @@ from bot.service import Ticked
 from bot.sources import Location
 from bot.workers.api import Answer, Gate, OnProgress, WorkerLost
 from bot.workers.child import WorkerSpec, result_of, rss_mib, worker_main
+from bot.workers.commands import CommandResult, CommandTask
 
 OnKube = Callable[[str, str, str], None]
 
@@ -74,6 +75,11 @@ class WorkerEngine:
     def investigate(self, target: Target, *, lang: str, gate: Gate, on_progress: OnProgress) -> Answer | None:
         result = self._run(("investigate", target, lang), gate=gate, on_progress=on_progress)
         assert result is None or isinstance(result, Answer)
+        return result
+
+    def command(self, task: CommandTask) -> CommandResult:
+        result = self._run(("command", task), gate=_never, on_progress=_ignore)
+        assert isinstance(result, CommandResult)
         return result
 
     def locate(self, target: Target) -> Location:
@@ -121,7 +127,7 @@ class WorkerEngine:
     # ---- one task
 
     def _run(self, task: tuple[Any, ...], *, gate: Gate,
-             on_progress: OnProgress) -> Answer | Diagnosis | Location | Ticked | None:
+             on_progress: OnProgress) -> Answer | Diagnosis | Location | Ticked | CommandResult | None:
         proc = self._checkout()
         finished = False
         try:

@@ -43,7 +43,8 @@ SLACK_KEYS = {"SLACK_BOT_TOKEN": "slack-bot-token", "SLACK_SIGNING_SECRET": "sla
               "SLACK_APP_TOKEN": "slack-app-token"}
 READ_VERBS = {"get", "list", "watch"}
 # Resources that exist only cluster-wide; anything else a ClusterRole grants must be a deliberate choice below.
-CLUSTER_SCOPED = {("", "nodes"), ("rlinf.io", "jobs"), ("karpenter.sh", "nodepools"), ("karpenter.sh", "nodeclaims")}
+CLUSTER_SCOPED = {("", "nodes"), ("rlinf.io", "jobs"), ("karpenter.sh", "nodepools"), ("karpenter.sh", "nodeclaims"),
+                  ("rlinf.io", "domains"), ("storage.k8s.io", "storageclasses")}
 # ClusterRoles that grant namespaced resources, and why no single namespace would do.
 CLUSTER_WIDE_BY_DESIGN = {
     "rlark-bot-control-plane-reader": "Tasks, Pod mirrors, RLark Nodes and Leases sit in one rlark-<agent> "
@@ -241,6 +242,20 @@ def test_namespace_roles_where_a_namespace_suffices(rendered: dict[str, list[Doc
         for doc, group, res, _ in _rbac(rendered[overlay]):
             if (group, res) in workload:
                 assert doc["kind"] == "Role" and doc["metadata"]["namespace"] == "rlark-system", res
+
+
+@pytest.mark.parametrize(("overlay", "group", "res"), [("control-plane-reader", "rlinf.io", "domains"),
+                                                      ("member-cluster-reader", "storage.k8s.io", "storageclasses")])
+def test_preflight_reads_are_granted_read_only_cluster_wide(rendered: dict[str, list[Doc]], overlay: str,
+                                                            group: str, res: str) -> None:
+    # preflight checks spec.domain against the Domains and pvcStorageMap against each member's StorageClasses.
+    grants = [(doc, verbs) for doc, g, r, verbs in _rbac(rendered[overlay]) if (g, r) == (group, res)]
+    assert grants, (overlay, res)
+    for doc, verbs in grants:
+        assert doc["kind"] == "ClusterRole" and sorted(verbs) == ["get", "list", "watch"], (overlay, res, verbs)
+    for other in READER_OVERLAYS:  # and nowhere else among the reader installs
+        if other != overlay:
+            assert not any((g, r) == (group, res) for _, g, r, _ in _rbac(rendered[other])), (other, res)
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)

@@ -11,7 +11,8 @@ import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 MANIFEST = DEPLOY / "slack" / "manifest.yaml"
-USAGE = "diagnose JOB | ticket JOB | watch JOB | unwatch JOB | alerts | mute KEY 2h | unmute KEY | help"
+USAGE = ("diagnose JOB | ticket JOB | watch JOB | unwatch JOB | preflight job/NAME | nodes k=v | compare job/A job/B "
+         "| timeline JOB | alerts | mute KEY 2h | unmute KEY | help")
 SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read", "groups:read",
           "app_mentions:read", "im:history"}
 # Keys of Slack's app manifest schema that this manifest may use (display, features, OAuth, settings).
@@ -68,7 +69,8 @@ def test_events_shortcuts_and_the_home_tab(manifest: dict[str, Any]) -> None:
     assert manifest["settings"]["event_subscriptions"]["bot_events"] == ["app_mention", "message.im",
                                                                          "app_home_opened"]
     shortcuts = {s["callback_id"]: s["type"] for s in manifest["features"]["shortcuts"]}
-    assert shortcuts == {"rlark_diagnose_message": "message", "rlark_diagnose_modal": "global"}
+    assert shortcuts == {"rlark_diagnose_message": "message", "rlark_diagnose_modal": "global",
+                         "rlark_preflight_message": "message"}
     assert all(len(s["name"]) <= 24 and len(s["description"]) <= 80 for s in manifest["features"]["shortcuts"])
     assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert manifest["features"]["app_home"]["messages_tab_enabled"] is True  # DMs to the bot
@@ -87,3 +89,11 @@ def test_the_header_says_how_to_switch_to_http_and_names_the_metadata_types() ->
     assert text.count("https://<host>/slack/events") >= 4  # commands, interactivity and events
     for event_type in ("rlark_diagnosis", "rlark_ticket", "rlark_alert", "rlark_watch"):
         assert event_type in text
+
+
+def test_the_preflight_message_shortcut(manifest: dict[str, Any]) -> None:
+    shortcuts = manifest["features"]["shortcuts"]
+    [preflight] = [s for s in shortcuts if s["callback_id"] == "rlark_preflight_message"]
+    assert preflight["type"] == "message" and preflight["name"] == "Preflight this Job"
+    assert set(preflight) == {"name", "type", "callback_id", "description"}
+    assert len(preflight["name"]) <= 24 and len(preflight["description"]) <= 80  # Slack's limits

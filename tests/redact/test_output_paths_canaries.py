@@ -22,6 +22,7 @@ if str(REPO) not in sys.path:  # the scenario generators and the benchmark corpu
     sys.path.insert(0, str(REPO))
 
 from bench.redact.corpus import FAMILIES, planted  # noqa: E402
+from bench.redact.shapes3 import FAMILIES as SHAPES3  # noqa: E402
 from bot.cli import main  # noqa: E402
 from tests.scenariogen.rlark import (  # noqa: E402
     DEFAULT_RUN,
@@ -45,8 +46,15 @@ def _one_of_each(seed: int = 20261129) -> Planted:
     return out
 
 
+def _round_three(seed: int = 20261203) -> Planted:
+    """One record of each family whose value only its neighbourhood names (bench/redact/shapes3.py)."""
+    rng = random.Random(seed)
+    return {f"shapes3:{name}": make(rng) for name, make in sorted(SHAPES3.items())}
+
+
 PLANTED = _one_of_each()
-VALUES = sorted({v for _, values in PLANTED.values() for v in values})
+PLANTED3 = _round_three()
+VALUES = sorted({v for _, values in [*PLANTED.values(), *PLANTED3.values()] for v in values})
 
 
 def _forms(value: str) -> Iterator[str]:
@@ -80,7 +88,8 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
         {"name": "SSH_PRIVATE_KEY", "value": "\n".join(PLANTED["pem"][0][1:]) + "\n"},
         {"name": "KUBECONFIG_DATA", "value": "\n".join(PLANTED["kubeconfig"][0])},
     ]
-    run = DEFAULT_RUN + "\n" + "\n".join(line for f in fams for line in PLANTED[f][0]) + "\n"
+    round_three = [line for f in sorted(PLANTED3) for line in PLANTED3[f][0]]
+    run = DEFAULT_RUN + "\n" + "\n".join([*(line for f in fams for line in PLANTED[f][0]), *round_three]) + "\n"
     sc = Scenario("canaries", root=root)
     sc.cluster("gpu-a")
     job = standard_job(sc, workers=1, head_kw={"env": env, "run": run}, worker_kw={"env": env})
@@ -88,7 +97,7 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     head_task = job.head
     assert head_task is not None
     head = head_task.pods[0]
-    every_line = [line for f in fams for line in PLANTED[f][0]]
+    every_line = [line for f in fams for line in PLANTED[f][0]] + round_three
     # the first error quotes a credential, so the report shows a masked line
     first_error = f"ERROR: fatal: could not read from remote: {PLANTED['github'][0][0]}"
     head.logs["main"] += "\n".join(every_line) + f"\n{first_error}\nTraceback (most recent call last):\n"
@@ -151,6 +160,7 @@ def test_snapshot_writes_no_planted_value(bundle: Path, tmp_path: Path, capsys: 
 def test_redact_filter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "pasted.log"
     lines = [line for f in sorted(PLANTED) for line in PLANTED[f][0]]
+    lines += [line for f in sorted(PLANTED3) for line in PLANTED3[f][0]]
     src.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["redact", str(src)]) == 0
     out, err = capsys.readouterr()

@@ -29,7 +29,8 @@ EXAMPLE_NAMES = sorted(p.parent.name for p in EXAMPLES.glob("*/TARGET"))
 
 TARGET_KEYS = ["kind", "name", "namespace", "cluster"]
 FINDING_KEYS = ["case", "title", "severity", "evidence", "next_steps", "avoid", "escalate_to"]
-REPORT_KEYS = ["target", "findings", "last_stage", "incomplete", "redactions", "first_error", "not_collected"]
+REPORT_KEYS = ["target", "findings", "last_stage", "incomplete", "redactions", "first_error", "not_collected",
+               "why_first"]
 
 
 def _check_contract(doc: dict[str, Any]) -> None:

@@ -4247,6 +4247,126 @@ def infra_pending_long() -> Scenario:
     )
 
 
+
+@scenario
+def ci_runner_dind_not_running() -> Scenario:
+    runner = runner_name("linux-aarch64-a2-1", "d1ndq", "m4x7c")
+    wname = f"{runner}-workflow"
+    s = Scenario(
+        "ci-runner-dind-not-running",
+        "An image-build step runs docker, but the runner has no Docker daemon to talk to (no dind sidecar is "
+        "running), so docker cannot connect to /var/run/docker.sock and the step exits 1.",
+        f"pod/{wname}",
+    )
+    steps = steplog(
+        6,
+        [
+            *checkout_steps(REPO_VLLM, GIT_SHA),
+            "##[group]Run docker build -t vllm-ascend:ci-test -f Dockerfile.a2 .",
+            "docker build -t vllm-ascend:ci-test -f Dockerfile.a2 .",
+            "shell: bash -el {0}",
+            "##[endgroup]",
+            "ERROR: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+            "##[error]Process completed with exit code 1.",
+            *post_job_noise(),
+        ],
+    )
+    add_job(
+        s,
+        runner,
+        node="npu-a2-03",
+        hook=True,
+        job="image-build (a2-1)",
+        repo=REPO_VLLM,
+        run_id=19385070000,
+        created=8,
+        steps=steps,
+        result="Failed",
+        end=3,
+    )
+    return expect(s, "ci.runner.dind-not-running", excludes=["ci.run.user-script"])
+
+
+@scenario
+def ci_node_mixed_schedulers() -> Scenario:
+    first = runner_name("linux-aarch64-a2-4", "vk4mz", "s2d8n")
+    second = runner_name("linux-aarch64-a2-8", "vc9lk", "t7q3w")
+    s = Scenario(
+        "ci-node-mixed-schedulers",
+        "default-scheduler placed a 4-card runner on npu-a2-01 and volcano, which does not count that pod, placed "
+        "an 8-card runner on the same 8-card node; the second job then finds its card already in use.",
+        f"pod/{second}",
+    )
+    add_job(
+        s,
+        first,
+        node="npu-a2-01",
+        hook=False,
+        job="multicard-test (a2-4)",
+        repo=REPO_VLLM,
+        run_id=19385080000,
+        created=12,
+        steps=steplog(11, checkout_steps(REPO_VLLM, GIT_SHA) + pip_noise()),
+        result=None,
+    )
+    add_job(
+        s,
+        second,
+        node="npu-a2-01",
+        hook=False,
+        job="e2e-test (a2-8)",
+        repo=REPO_VLLM,
+        run_id=19385080001,
+        created=6,
+        steps=steplog(
+            5,
+            [
+                *pytest_head("tests/e2e/multicard/test_qwen3_moe.py"),
+                "RuntimeError: dcmi model initialized failed, because the device is used. ret is -8020",
+                "##[error]Process completed with exit code 1.",
+            ],
+        ),
+        result="Failed",
+        end=2,
+    )
+    for pod in s.pods:
+        if pod["metadata"]["name"] == second:
+            pod["spec"]["schedulerName"] = "volcano"
+    return expect(s, "ci.node.mixed-schedulers")
+
+
+@scenario
+def infra_arc_runner_too_old() -> Scenario:
+    runner = runner_name("linux-aarch64-a3-16", "o1dxr", "k9p2v")
+    s = Scenario(
+        "infra-arc-runner-too-old",
+        "A 16-card runner has existed for over 13 hours, longer than the 12-hour runner age limit; its pod is still "
+        "running and printing, so it is not stale, but no job should take that long.",
+        f"runner/{runner}",
+    )
+    add_job(
+        s,
+        runner,
+        node="npu-a3-01",
+        hook=True,
+        job="nightly (a3-16)",
+        repo=REPO_VLLM,
+        run_id=19385090000,
+        created=13 * 60 + 20,
+        steps=steplog(4, [*pytest_head("tests/e2e/nightly/test_long_context.py"),
+                          "tests/e2e/nightly/test_long_context.py::test_128k[qwen3] PASSED"]),
+        result=None,
+    )
+    return expect(
+        s,
+        "infra.arc.runner-too-old",
+        checks={
+            "alerts": [
+                {"check": "runner-too-old", "case": "infra.arc.runner-too-old", "object": obj_ref("EphemeralRunner", runner)}
+            ]
+        },
+    )
+
 @scenario
 def infra_arc_stale_runner_pod_gone() -> Scenario:
     runner = runner_name("linux-aarch64-a2-4", "u8dqs", "c5t2k")

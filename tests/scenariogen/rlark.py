@@ -2684,6 +2684,112 @@ def example_healthy() -> Scenario:
 # --------------------------------------------------------------------------------------------------- main
 
 
+
+def _run_script_failure(name: str, tail: str, *, fail_min: float = 9.0,
+                        run: str = DEFAULT_RUN) -> tuple[Scenario, JobM]:
+    """A standard job whose cluster formed and whose run script then failed on the Head with `tail` (its driver
+    output, Ray's actor lines prefixed with the worker's ip), before any training step; the Head restarted."""
+    sc = Scenario(name)
+    sc.cluster("gpu-a")
+    job = standard_job(sc, workers=2, age_min=45, head_kw={"run": run})
+    fill_healthy_logs(job, steps=0)
+    head = job.head.pods[0]
+    head.logs["main"] += tail.replace("{WIP}", job.task("rollout").pods[1].ip)
+    fail_and_restart(head, fail_min)
+    return sc, job
+
+
+_HYDRA_TAIL = ("Error executing job with overrides: ['runner.logger.log_path=/data/logs/ppo-franka-0412']\n"
+               "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\nStopping Ray cluster...\n")
+
+
+@scenario
+def device_oom() -> Scenario:
+    sc, _ = _run_script_failure("rlark-run-device-oom", (
+        f"[{lts(10, 12)}][rlinf.workers.actor][INFO] - building FSDP actor (micro_batch_size=64)\n"
+        "(EmbodiedFSDPActor pid=2417, ip={WIP}) Traceback (most recent call last):\n"
+        "(EmbodiedFSDPActor pid=2417, ip={WIP})   File \"/workspace/RLinf/rlinf/workers/actor/fsdp_actor_worker.py\", "
+        "line 512, in run_training\n"
+        "(EmbodiedFSDPActor pid=2417, ip={WIP}) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.81 "
+        "GiB. "
+        "GPU 3 has a total capacity of 79.15 GiB of which 2.41 GiB is free. Including non-PyTorch memory, this process "
+        "has 76.73 GiB memory in use. Of the allocated memory 71.02 GiB is allocated by PyTorch, and 4.12 GiB is "
+        "reserved by PyTorch but unallocated.\n"
+        f"{lts(9.2, 41)}\tERROR worker.py:422 -- Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): "
+        "ray::EmbodiedFSDPActor.run_training() (pid=2417, ip={WIP})\n" + _HYDRA_TAIL),
+        run=DEFAULT_RUN + " runner.output_dir=/workspace/outputs/${RLINF_JOB_NAME}")
+    sc.expects("The run script's actor ran out of GPU memory on its first training batch (CUDA out of memory); the "
+               "container was not OOMKilled, the Hydra wrapper's error and Ray's unhandled error follow it. The run "
+               "script also sends its outputs to /workspace/outputs, under no volumeMount.",
+               first="rlark.run.device-oom", includes=["rlark.run.no-persistent-output"],
+               excludes=["pod.run.oom-killed", "rlark.ray.memory-killed"])
+    return sc
+
+
+@scenario
+def ray_memory_killed() -> Scenario:
+    sc, _ = _run_script_failure("rlark-ray-memory-killed", (
+        f"{lts(9.4, 7)}\tERROR worker.py:422 -- Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): "
+        "ray::EnvWorker.interact() (pid=3107, ip={WIP})\n"
+        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+        "Memory on the node (IP: {WIP}, ID: 5d2f8c) where the task (actor ID: 9c3e1a, name=EnvWorker.__init__, "
+        "pid=3107, memory used=58.21GB) was running was 119.37GB / 125.60GB (0.950398), which exceeds the memory usage "
+        "threshold of 0.95. Ray killed this worker (ID: 7a1b2c) because it was the most recently scheduled task; to "
+        "see "
+        "more information about memory usage on this node, use `ray logs raylet.out -ip {WIP}`.\n" + _HYDRA_TAIL))
+    sc.expects("Ray's memory monitor killed the env worker because its node ran low on host memory; the container "
+               "itself was not OOMKilled.", first="rlark.ray.memory-killed",
+               excludes=["pod.run.oom-killed", "rlark.run.device-oom"])
+    return sc
+
+
+@scenario
+def ray_object_store_full() -> Scenario:
+    sc, _ = _run_script_failure("rlark-ray-object-store-full", (
+        "(RolloutWorker pid=2950, ip={WIP}) Traceback (most recent call last):\n"
+        "(RolloutWorker pid=2950, ip={WIP})   File \"python/ray/_raylet.pyx\", line 3285, in "
+        "ray._raylet.CoreWorker.put_serialized_object_and_increment_local_ref\n"
+        "(RolloutWorker pid=2950, ip={WIP}) ray.exceptions.ObjectStoreFullError: Failed to put object "
+        "ffffffffffffffffffffffffffffffffffffffff0100000003000000 in object store because it is full. Object size is "
+        "8589934720 bytes.\n"
+        "(RolloutWorker pid=2950, ip={WIP}) The local object store is full of objects that are still in scope and "
+        "cannot be evicted. Tip: Use the `ray memory` command to list active objects in the cluster.\n" + _HYDRA_TAIL))
+    sc.expects("A rollout worker put an 8 GiB batch into a Ray object store already full of referenced objects.",
+               first="rlark.ray.object-store-full", excludes=["pod.run.disk-full"])
+    return sc
+
+
+@scenario
+def import_error() -> Scenario:
+    sc, _ = _run_script_failure("rlark-run-import-error", (
+        "Traceback (most recent call last):\n"
+        "  File \"/workspace/RLinf/examples/embodiment/train_embodied_agent.py\", line 22, in <module>\n"
+        "    from rlinf.runners.embodied_runner import EmbodiedRunner\n"
+        "  File \"/workspace/RLinf/rlinf/models/embodiment/openvla_oft.py\", line 9, in <module>\n"
+        "    import flash_attn_2_cuda as flash_attn_gpu\n"
+        "ImportError: /opt/conda/envs/rlinf/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-"
+        "gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcE"
+        "SaIcEEE\n"
+        "Stopping Ray cluster...\n"), fail_min=12.0)
+    sc.expects("The training entry point imports flash-attn, whose native extension was built against another torch: "
+               "undefined symbol at import, before any training step.",
+               first="rlark.run.import-error", excludes=["pod.arch-mismatch"])
+    return sc
+
+
+@scenario
+def head_markers_rotated() -> Scenario:
+    sc = Scenario("healthy-head-markers-rotated")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, workers=2, age_min=300)
+    fill_healthy_logs(job, steps=8)
+    head = job.head.pods[0]
+    # The log was rotated: the wrapper's lines (rank, prepare, Ray start, run script) are gone, steps remain.
+    head.logs["main"] = head.logs["main"][head.logs["main"].index("Global Step"):]
+    sc.expects("A healthy run whose Head log was rotated: the wrapper's markers are gone, but training steps are "
+               "printed, so it reached the training signal.", healthy=True, last_stage="training-signal")
+    return sc
+
 def main(argv: list[str] | None = None) -> int:
     SCENARIOS.mkdir(parents=True, exist_ok=True)
     names: set[str] = set()

@@ -87,7 +87,8 @@ def test_diagnose_acks_at_once_then_root_progress_reply_and_verdict(
     assert answer.thread_ts == root.ts
     assert answer.text.startswith(first["case"]), answer.text[:80]
     assert answer.metadata == {"event_type": "rlark_diagnosis", "event_payload": expected_payload(report)}
-    assert [b["action_id"] for b in answer.buttons()] == ["rlark_ticket", "rlark_rerun", "rlark_evidence"]
+    assert [b["action_id"] for b in answer.buttons()] == ["rlark_ticket", "rlark_rerun", "rlark_evidence",
+                                                          "rlark_timeline"]
     assert not slack.ephemerals() and not slack.responses()
 
 
