@@ -7,12 +7,12 @@ import gc
 from collections.abc import Sequence
 from typing import NoReturn
 
-from bot.commands import check, compare, diagnose, nodes, preflight, redact, serve, snapshot, timeline
+from bot.commands import check, compare, diagnose, feedback, nodes, preflight, redact, serve, snapshot, timeline
 from bot.commands.common import Runtime, build_runtime, say
 from bot.errors import EXIT_ERROR, EXIT_USAGE, UserError
 from bot.redact import Redactor
 
-COMMANDS = (diagnose, check, snapshot, redact, serve, preflight, nodes, compare, timeline)
+COMMANDS = (diagnose, check, snapshot, redact, serve, preflight, nodes, compare, timeline, feedback)
 
 
 class _Parser(argparse.ArgumentParser):

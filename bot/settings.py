@@ -114,6 +114,13 @@ class HomeSettings(BaseModel):
     view_ttl_seconds: int = Field(default=30, ge=0, description="a published view is reused this long")
 
 
+class AlertSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a mistyped key is said, not ignored
+
+    auto_diagnose: bool = Field(default=False,
+                                description="diagnose an alert's object into its thread when it is first seen")
+
+
 def _env(*names: str) -> AliasChoices:
     return AliasChoices(*names)
 
@@ -146,12 +153,16 @@ class Settings(BaseSettings):
     readiness_interval_seconds: float = Field(
         default=5.0, gt=0, le=300, description="how often /readyz's checks run while not ready (6x that once ready)")
     checks: ChecksSettings = Field(default_factory=ChecksSettings)
+    alerts: AlertSettings = Field(default_factory=AlertSettings)
+    # Links (CONTRACT §11): a runbook source page -> the URL of that page (its sections become anchors), and the
+    # RLark UI whose job pages (`<ui_url>/jobs/<name>`) the bot unfurls when they are pasted in a bound channel.
+    doc_urls: dict[str, str] = Field(default_factory=dict, description="runbook source page -> URL")
+    ui_url: str | None = Field(default=None, description="RLark UI base URL, e.g. https://rlark.example")
     watch: WatchSettings = Field(default_factory=WatchSettings)
     home: HomeSettings = Field(default_factory=HomeSettings)
     # A DM to the bot works like the slash command in a channel with this binding: a bound channel's id (its
     # binding applies) or a binding object. None: every DM request gets the refusal.
     dm_scope: str | ChannelBinding | None = None
-    ui_url: str | None = Field(default=None, description="RLark UI base URL; <ui_url>/jobs/<name> names a Job")
     # The RLark gateway serves the `main` log tail of a job's pods through the control plane: the fallback for a
     # member cluster the bot has no context for (or cannot reach). The gateway itself checks no credentials; the
     # token is for whatever fronts it (an ingress or auth proxy) and is sent as `Authorization: Bearer`.
@@ -188,6 +199,14 @@ class Settings(BaseSettings):
         if isinstance(self.dm_scope, ChannelBinding):
             return self.dm_scope
         return self.channels.get(self.dm_scope) if self.dm_scope else None
+
+    @field_validator("doc_urls")
+    @classmethod
+    def _doc_urls(cls, value: dict[str, str]) -> dict[str, str]:
+        for page, url in value.items():
+            if not page.strip() or not url.strip().startswith(("http://", "https://")):
+                raise ValueError(f"{page[:40]!r}: each value must be an http:// or https:// URL")
+        return {page.strip(): url.strip() for page, url in value.items()}
 
     @field_validator("slack_api_base_url")
     @classmethod

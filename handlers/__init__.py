@@ -14,7 +14,7 @@ from bot.conversations.preflight_message import CALLBACK_ID as PREFLIGHT_SHORTCU
 from bot.render.slack_entry import MODAL_CALLBACK, PICK_ACTION
 from handlers.buttons import on_button
 from handlers.errors import on_error
-from handlers.events import on_direct_message, on_home_opened, on_mention
+from handlers.events import on_direct_message, on_home_opened, on_link_shared, on_mention
 from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
 from handlers.shortcuts import (
     on_global_shortcut,
@@ -28,7 +28,7 @@ from handlers.slash import on_command
 MESSAGE_SHORTCUT = "rlark_diagnose_message"
 GLOBAL_SHORTCUT = "rlark_diagnose_modal"
 
-ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline)$")
+ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline|diagnose|diagnose_pick|ack|feedback)$")
 
 
 def register(app: App, deps: Deps) -> None:
@@ -49,6 +49,9 @@ def register(app: App, deps: Deps) -> None:
     @app.shortcut(PREFLIGHT_SHORTCUT, middleware=[when_ready(deps)])
     def preflight_shortcut(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         on_preflight_shortcut(deps, ack=ack, body=body, context=context)
+    @app.event("link_shared")
+    def link_shared(body: dict[str, Any]) -> None:
+        on_link_shared(deps, body=body)
 
     register_entry_points(app, deps)
 

@@ -25,6 +25,10 @@ def on_button(deps: Deps, *, ack: Ack, body: dict[str, Any], audit: Audit, admin
     action_id = str(action.get("action_id", ""))
     url = body.get("response_url")
     request_id = f"{action_id}:{body.get('trigger_id') or action.get('action_ts')}"
-    pressed(deps, Press(action_id=action_id, value=str(action.get("value", "")), channel=audit.channel,
+    value = action.get("value") or (action.get("selected_option") or {}).get("value") or ""  # a button | a menu
+    message = body.get("message") or {}
+    pressed(deps, Press(action_id=action_id, value=str(value), channel=audit.channel,
                         user=audit.user, thread=_thread(body), request_id=request_id,
-                        response_url=url if isinstance(url, str) and url else None), audit=audit, admin=admin)
+                        response_url=url if isinstance(url, str) and url else None,
+                        message_ts=str(message.get("ts") or (body.get("container") or {}).get("message_ts") or "")),
+            audit=audit, admin=admin)

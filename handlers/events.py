@@ -1,5 +1,8 @@
-"""The Events API listeners: a mention of the bot, a DM to it, the App Home tab opened. Each acknowledges at
-once and hands the request to a conversation (`bot.conversations.entry`, `bot.conversations.home`)."""
+"""The Events API listeners: a mention of the bot, a DM to it, the App Home tab opened (handed to
+`bot.conversations.entry` and `bot.conversations.home`), and `link_shared` (pasted RLark job links, previewed with
+`chat.unfurl`). Each acknowledges at once.
+
+Slack's retries are dropped by the middleware; an event delivered twice (the same `event_id`) acts once."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from bot.conversations.deps import Deps
 from bot.conversations.entry import Said, chat_request
 from bot.conversations.home import Home
 from bot.conversations.requests import first_time
+from bot.conversations.unfurls import unfurl_later
 
 
 def _ours(event: dict[str, Any]) -> bool:
@@ -57,3 +61,13 @@ def on_home_opened(deps: Deps, home: Home, *, body: dict[str, Any], audit: Audit
             audit.outcome(outcome)
 
     deps.pool.submit(work)
+
+
+def on_link_shared(deps: Deps, *, body: dict[str, Any]) -> None:
+    event = body.get("event") or {}
+    channel, user = str(event.get("channel") or ""), str(event.get("user") or "")
+    audit = Audit(log=deps.log, metrics=deps.metrics, user=user, channel=channel, command="unfurl")
+    if not first_time(deps, f"event:{body.get('event_id') or ''}" if body.get("event_id") else None):
+        return
+    urls = [str(link.get("url") or "") for link in event.get("links") or [] if isinstance(link, dict)]
+    unfurl_later(deps, channel=channel, ts=str(event.get("message_ts") or ""), urls=urls, audit=audit)

@@ -26,25 +26,15 @@ def drop_retries(deps: Deps) -> Middleware:
     def drop(req: BoltRequest, next: Next) -> BoltResponse | None:
         """A request Slack retries is answered 200 and never runs twice (the first one is being handled).
 
-        A fresh response: at this point in bolt's global middleware there is no response object yet."""
-        if _retry_num(req) > 0:
-            deps.log.info("retried request dropped", extra={"retry": _retry_num(req)})
+        A fresh response: at this point in bolt's global middleware there is no response object yet. Over
+        Socket Mode every Events API envelope carries its attempt number, `0` for the first delivery."""
+        retry = req.headers.get("x-slack-retry-num") or [""]  # bolt keeps each header as a list of values
+        if retry[0] not in ("", "0"):
+            deps.log.info("retried request dropped", extra={"retry": retry[0]})
             return BoltResponse(status=200, body="")
         return next()
 
     return drop
-
-
-def _retry_num(req: BoltRequest) -> int:
-    """Slack's `X-Slack-Retry-Num` (HTTP), or Socket Mode's `retry_attempt`, which bolt passes on as the same
-    header and which is 0 on a first delivery: only a number above 0 is a retry."""
-    value: Any = req.headers.get("x-slack-retry-num")
-    if isinstance(value, list | tuple):
-        value = value[0] if value else None
-    try:
-        return int(str(value)) if value is not None else 0
-    except ValueError:
-        return 1  # a retry header that is not a number is still a retry
 
 
 def _subject(body: dict[str, Any]) -> tuple[str, str, str] | None:

@@ -1,9 +1,10 @@
 """Run the whole Slack flow locally: `serve --http` against the project's Slack Web API stand-in.
 
 Sends one signed `/rlark diagnose` for a bundled example (`scripts/slack-demo [EXAMPLE] [--alerts] [--watch]`;
-with `--alerts` it also waits for the scheduled checks' first alert thread; with `--watch` it also sends
-`/rlark watch` and waits for the watch's root and its first tick), waits for the answer, prints the
-channel as a person would see it (root, its edits, the reply, buttons, files), and stops the bot.
+with `--alerts` it also waits for the scheduled checks' first alert thread, clicks its Diagnose button and its
+"I'm on it" button; with `--watch` it also sends `/rlark watch` and waits for the watch's root and its first
+tick), waits for the answers, prints the channel as a person would see it (root, its edits, the reply, buttons,
+files), and stops the bot.
 No Slack workspace, no cluster and no Redis server are needed (the bot starts its embedded store).
 """
 
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.slack.signing import post, signed_headers, slash_command_body  # noqa: E402
+from tests.slack.signing import block_action_body, post, signed_headers, slash_command_body  # noqa: E402
 from tests.slack.standin import SlackStandIn  # noqa: E402
 from tests.slack.view import render_thread  # noqa: E402
 
@@ -39,6 +40,22 @@ def free_port() -> int:
 def answered_in(slack: SlackStandIn) -> bool:
     return any(root.edits > 0 and any(m.event_type == "rlark_diagnosis" for m in slack.thread(CHANNEL, root.ts))
                for root in slack.messages(CHANNEL))
+
+
+def from_the_alert(slack: SlackStandIn, port: int) -> None:
+    """Diagnose from the alert's root (the answer lands in its thread), then "I'm on it"."""
+    root = next(m for m in slack.messages(CHANNEL) if m.event_type == "rlark_alert")
+    buttons = {b["action_id"]: b for b in root.buttons()}
+    for action_id, user in (("rlark_diagnose", "U0ONCALL"), ("rlark_ack", "U0ONCALL")):
+        if action_id not in buttons:
+            continue
+        body = block_action_body(action_id=action_id, value=buttons[action_id]["value"], message_ts=root.ts,
+                                 channel_id=CHANNEL, user_id=user)
+        post(f"http://127.0.0.1:{port}/slack/events", body, signed_headers(body, SECRET))
+    if "rlark_diagnose" in buttons:
+        slack.wait_for(lambda: any("Diagnosis of" in json.dumps(m.blocks) for m in slack.thread(CHANNEL, root.ts))
+                       or slack.ephemerals(user="U0ONCALL"), timeout=60)  # the progress reply shows the verdict
+    slack.wait_for(lambda: "is on it" in json.dumps(slack.message(CHANNEL, root.ts).blocks), timeout=30)
 
 
 def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
@@ -115,11 +132,14 @@ def main() -> int:
                     print(render_thread(slack, CHANNEL))
                     raise SystemExit(f"slack-demo: no alert thread within 30 s; `rlark-bot check --snapshot "
                                      f"examples/{example}` says what the scheduled checks find there") from None
+                from_the_alert(slack, port)
             if with_watch:
                 watch(slack, port, target)
             print(f"$ /rlark diagnose {target}   (HTTP {status}, acknowledged in {acked * 1000:.0f} ms, "
                   f"answered in {answered:.1f} s)\n")
             print(render_thread(slack, CHANNEL))
+            if with_alerts:
+                print("\n(on the alert: Diagnose, then I'm on it, both clicked by U0ONCALL)")
         finally:
             bot.terminate()
             bot.wait(timeout=40)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.alerts.model import Action, View
+from bot.alerts.targets import diagnosable
 from bot.models.times import MINUTE, from_seconds
 from bot.render import blocklimits as lim
 from bot.render.slack_labels import has, label
@@ -92,11 +93,38 @@ def root(view: View, *, case: Case | None, lang: str, cause: Case | None = None,
                                          f"*{_lab('avoid', lang)}:* {avoid}" if avoid else "") if line)
     if advice:
         blocks.append(_section(advice))
+    if view.acked_by:
+        blocks.append({"type": "context", "elements": [
+            {"type": "mrkdwn", "text": _lab("on_it", lang, user=f"<@{view.acked_by}>")}]})
+        text += " · " + _lab("on_it", lang, user=f"<@{view.acked_by}>")
     if view.state == "firing":
-        blocks.append({"type": "actions", "elements": [
-            {"type": "button", "action_id": "rlark_mute", "value": view.key,
-             "text": {"type": "plain_text", "text": _lab("mute", lang)}}]})
+        blocks.append({"type": "actions", "block_id": "rlark_alert_actions", "elements": _buttons(view, lang)})
     return Message(text=text, blocks=blocks, metadata=metadata(view))
+
+
+def ack_value(view: View) -> str:
+    """The "I'm on it" button's value: the ack state the clicker saw, then the key (`<seq>|<key>`)."""
+    return f"{view.ack_seq}|{view.key}"
+
+
+def _buttons(view: View, lang: str) -> list[Block]:
+    """Diagnose (the first object that is a Job, pod or runner), a menu when there are several, I'm on it,
+    Mute."""
+    targets = diagnosable(view)
+    elements: list[Block] = []
+    if targets:
+        elements.append({"type": "button", "action_id": "rlark_diagnose", "value": targets[0].value,
+                         "style": "primary", "text": {"type": "plain_text", "text": _lab("diagnose", lang)}})
+    if len(targets) > 1:
+        options = [{"text": {"type": "plain_text", "text": t.label[:lim.OPTION_TEXT]}, "value": t.value}
+                   for t in targets[:lim.SELECT_OPTIONS]]
+        elements.append({"type": "static_select", "action_id": "rlark_diagnose_pick", "options": options,
+                         "placeholder": {"type": "plain_text", "text": _lab("diagnose_pick", lang)}})
+    elements.append({"type": "button", "action_id": "rlark_ack", "value": ack_value(view),
+                     "text": {"type": "plain_text", "text": _lab("ack", lang)}})
+    elements.append({"type": "button", "action_id": "rlark_mute", "value": view.key,
+                     "text": {"type": "plain_text", "text": _lab("mute", lang)}})
+    return elements
 
 
 def reply(action: Action, *, lang: str, degraded: bool = False) -> Message:

@@ -92,6 +92,8 @@ class Record:
     muted: bool = False  # as of the last tick (a mute ending while firing adds a reply)
     seq: int = 0  # deliveries made for this key so far: the next one's id is `<key>#<generation>.<seq + 1>`
     roots: dict[str, str] = field(default_factory=dict)  # channel -> root message ts (written back on delivery)
+    acked_by: str = ""  # the Slack user who said "I'm on it" ("" when nobody has)
+    ack_seq: int = 0  # clicks on "I'm on it" that changed it: a click made on an older root changes nothing
 
     def to_doc(self) -> dict[str, Any]:
         return _dump(_RECORD, self)
@@ -118,12 +120,14 @@ class View:
     since: float | None
     state: State
     cause: str = ""
+    acked_by: str = ""
+    ack_seq: int = 0
 
     @classmethod
     def of(cls, record: Record) -> View:
         return cls(key=record.key, case=record.case, object=record.object, objects=record.objects,
                    severity=record.severity, summary=record.summary, since=record.since, state=record.state,
-                   cause=record.cause)
+                   cause=record.cause, acked_by=record.acked_by, ack_seq=record.ack_seq)
 
 
 ActionKind = Literal["post_root", "reply", "resolve", "reopen"]

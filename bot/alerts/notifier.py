@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.alerts import storage
@@ -182,6 +182,8 @@ class Notifier:
         if versioned is None or found is None:
             return True  # delivered and settled already
         action, record = Action.from_doc(found), Record.from_doc(versioned.doc["record"])
+        # "I'm on it" as it is now, not as when the action was decided: a root rebuilt keeps who took it
+        action = replace(action, view=replace(action.view, acked_by=record.acked_by, ack_seq=record.ack_seq))
         marker = storage.SENT + action_id + ":"
         try:
             posted = self.deliverer.send(

@@ -36,11 +36,14 @@ def _state(metadata: dict[str, Any]) -> str:
 
 class SlackAlertSink:
     """`on_delivered(state)`: a root posted ("firing"), a reply in its thread ("reply"), a root edited to its
-    state ("resolved", "firing" when re-opened); the bot counts these in `rlark_bot_alerts_total`."""
+    state ("resolved", "firing" when re-opened); the bot counts these in `rlark_bot_alerts_total`.
+    `on_root(channel, ts, metadata)`: a new thread's root is in Slack (the automatic diagnosis starts there)."""
 
     def __init__(self, sink: ChatSink, redactor: Redactor,
-                 on_delivered: Callable[[str], None] | None = None) -> None:
+                 on_delivered: Callable[[str], None] | None = None,
+                 on_root: Callable[[str, str, dict[str, Any]], None] | None = None) -> None:
         self._sink, self._redactor, self._on_delivered = sink, redactor, on_delivered
+        self._on_root = on_root
 
     def _count(self, state: str) -> None:
         if self._on_delivered is not None:
@@ -57,6 +60,8 @@ class SlackAlertSink:
         except SlackDown as exc:
             raise _failed(exc) from exc
         self._count("reply" if thread_ts else _state(metadata))
+        if thread_ts is None and self._on_root is not None and _state(metadata) == "firing":
+            self._on_root(channel, ts, metadata)
         return ts
 
     def update(self, *, channel: str, ts: str, text: str, blocks: list[dict[str, Any]],

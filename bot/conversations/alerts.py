@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.alerts import mutes, storage
+from bot.alerts.acks import taken
 from bot.alerts.model import Record
 from bot.checks.alerts import Alert
 from bot.conversations.audit import Audit
@@ -87,7 +88,8 @@ def alerts_command(deps: Deps, cmd: Command, *, audit: Audit, lang: str, admin: 
         if cmd.verb == "alerts":
             firing, muted = deps.alerts.firing_for(audit.channel)
             audit.outcome("ok")
-            return ephemeral("alerts", lang=lang, redactor=r, alerts=firing, muted=muted)
+            return ephemeral("alerts", lang=lang, redactor=r, alerts=firing, muted=muted,
+                             on_it=taken(deps.store, [a.key for a in firing]))
         if not admin():
             audit.outcome("not_allowed")
             return ephemeral("not_allowed", lang=lang, redactor=r)

@@ -6,10 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.conversations.alert_acks import ack_alert
 from bot.conversations.alerts import alerts_command
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, locate_allowed, run_diagnosis, tell, tell_user
+from bot.conversations.feedback import vote
+from bot.conversations.from_alert import diagnose_into_alert, is_alert_thread
 from bot.conversations.parsing import Command, parse_key
 from bot.conversations.pictures import timeline_into_thread
 from bot.conversations.requests import channel_lang, first_time, hand_off
@@ -35,6 +38,7 @@ class Press:
     thread: str
     request_id: str
     response_url: str | None = None
+    message_ts: str = ""  # the clicked message itself (a thread reply's own ts)
 
 
 def _target(value: str) -> Target:
@@ -53,13 +57,27 @@ def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool]
     if press.action_id == "rlark_mute":
         _mute(deps, press, lang=lang, audit=audit, admin=admin)
         return
+    if press.action_id in ("rlark_ack", "rlark_feedback"):
+        _at_once(deps, press, lang=lang, audit=audit)
+        return
+    from_alert = press.action_id in ("rlark_diagnose", "rlark_diagnose_pick")
     try:
+        # in an alert's thread the alert's root is never edited: progress and verdict are replies in it
+        in_thread = from_alert or (press.action_id == "rlark_rerun" and is_alert_thread(deps, press.channel,
+                                                                                         press.thread))
         ask = Ask(channel=press.channel, user=press.user, target=_target(press.value), lang=lang,
-                  thread_ts=press.thread or None)
+                  thread_ts=press.thread or None, in_thread=in_thread and bool(press.thread),
+                  on_purpose=not from_alert)
     except (UsageError, ValueError):
         _unreadable(deps, press, lang=lang, audit=audit)
         return
     audit.about(target=str(ask.target))
+    if from_alert:
+        if ask.in_thread:
+            diagnose_into_alert(deps, ask=ask, audit=audit)
+        else:
+            _unreadable(deps, press, lang=lang, audit=audit)
+        return
     action_id, thread = press.action_id, press.thread
 
     def work() -> str:
@@ -83,6 +101,24 @@ def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool]
         tell(deps, ask, message=message)
 
     hand_off(deps, work=work, lang=lang, tell=say, audit=audit)
+
+
+def _at_once(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
+    """"I'm on it" and 👍/👎: a store write and at most one chat.update, on the pool (never on the ack path)."""
+
+    def work() -> str:
+        if press.action_id == "rlark_ack":
+            outcome = ack_alert(deps, value=press.value, channel=press.channel, user=press.user, audit=audit)
+        else:
+            outcome = vote(deps, value=press.value, channel=press.channel, ts=press.message_ts, user=press.user,
+                           thread=press.thread)
+        if outcome == "usage":
+            _unreadable(deps, press, lang=lang, audit=audit)
+        return outcome
+
+    hand_off(deps, work=work, lang=lang, audit=audit, tell=lambda message: tell_user(
+        deps, channel=press.channel, user=press.user, message=message, thread_ts=press.thread or None,
+        response_url=press.response_url))
 
 
 def _unreadable(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:

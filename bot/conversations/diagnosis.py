@@ -46,7 +46,13 @@ class Ask:
     response_url: str | None = None
     thread_ts: str | None = None  # set for a re-run: answer into this thread, no cooldown
     then_ticket: bool = False
-    reply_in: str | None = None  # a mention or a shortcut: the root itself is a reply in this (people's) thread
+    in_thread: bool = False  # thread_ts is a root the bot must not edit (an alert's): progress is a reply in it
+    on_purpose: bool = False  # a re-run: never held back by the cooldown
+
+    @property
+    def cooled(self) -> bool:
+        """Whether the 60 s cooldown applies: every new diagnosis, from any entry point, but not a re-run."""
+        return (self.thread_ts is None or self.in_thread) and not self.on_purpose
 
 
 def canonical(target: Target, where: Location) -> str:
@@ -64,14 +70,18 @@ def primary_case_of(diag: Diagnosis) -> str:
 
 
 def tell(deps: Deps, ask: Ask, *, message: SlackMessage) -> None:
-    tell_user(deps, channel=ask.channel, user=ask.user, message=message, thread_ts=ask.thread_ts or ask.reply_in,
+    tell_user(deps, channel=ask.channel, user=ask.user, message=message, thread_ts=ask.thread_ts,
               response_url=ask.response_url)
 
 
 def tell_user(deps: Deps, *, channel: str, user: str, message: SlackMessage, thread_ts: str | None = None,
               response_url: str | None = None) -> None:
     """An ephemeral answer only the asker sees: the response_url when there is one, else chat.postEphemeral; in a
-    DM with the bot (a `D…` channel, where only the asker reads) a plain reply."""
+    DM with the bot (a `D…` channel, where only the asker reads) a plain reply. Nobody asked (an automatic
+    diagnosis of an alert): nothing is said, the outcome is only logged."""
+    if not user and not response_url:
+        deps.log.info("nobody to tell", extra={"channel": channel})
+        return
     sealed = seal_message(message, deps.redactor)
     try:
         if response_url:
@@ -150,7 +160,8 @@ class _Run:
 
     def __init__(self, deps: Deps, ask: Ask, binding: ChannelBinding) -> None:
         self.deps, self.ask, self.binding = deps, ask, binding
-        self.root: str | None = None
+        self.root: str | None = None  # the message showing progress, then the verdict
+        self.thread: str | None = None  # the thread the answer goes into (the root's, or the alert's)
         self.outcome = "refused"
         self.started = 0.0
         self.timing = contextlib.ExitStack()
@@ -161,16 +172,21 @@ class _Run:
             self.outcome = _refuse(deps, ask)
             return False
         key = f"{ask.channel}:{canonical(ask.target, where)}"
-        if ask.thread_ts is None and not _cooldown(deps, ask, key):
+        if ask.cooled and not _cooldown(deps, ask, key):
             self.outcome = "duplicate"
             return False
         start = root_progress(target_label=str(ask.target), step="…", clusters=0, pods=0, logs=0, requests=0,
                               redactor=deps.redactor, lang=ask.lang)
-        if ask.thread_ts:
-            self.root = ask.thread_ts
+        if ask.thread_ts and ask.in_thread:
+            self.thread = ask.thread_ts
+            self.root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=ask.thread_ts)
+            if ask.cooled:
+                _remember(deps, key, ask.thread_ts)
+        elif ask.thread_ts:
+            self.root = self.thread = ask.thread_ts
             _edit(deps, ask.channel, self.root, start)
         else:
-            self.root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=ask.reply_in)
+            self.root = self.thread = post_patiently(deps, channel=ask.channel, message=start, thread_ts=None)
             _remember(deps, key, self.root)
         self.started = time.monotonic()
         self.timing.enter_context(deps.metrics.diagnosing())
@@ -239,18 +255,18 @@ def run_diagnosis(deps: Deps, ask: Ask) -> str:
     if result is None:
         return run.outcome
     assert run.root is not None
-    answer(deps, ask, result=result, root=run.root)
+    answer(deps, ask, result=result, root=run.root, thread=run.thread or run.root)
     return "answered"
 
 
-def answer(deps: Deps, ask: Ask, *, result: Answer, root: str) -> None:
-    """The thread reply, its files, the root's verdict; the diagnosis kept for the buttons."""
+def answer(deps: Deps, ask: Ask, *, result: Answer, root: str, thread: str | None = None) -> None:
+    """The thread reply, its files, the root's verdict; the diagnosis kept for the buttons (by the thread,
+    which is what a button in it names)."""
+    thread = thread or root
     deps.metrics.count_redactions(result.counts)
-    post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=ask.reply_in or root)
-    deps.recent.put(ask.channel, root, diag=result.diag)
+    post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=thread)
+    deps.recent.put(ask.channel, thread, diag=result.diag)
     remember_diagnosis(deps.store, user=ask.user, target=str(ask.target), channel=ask.channel,
                        case=primary_case_of(result.diag))
-    if ask.reply_in:  # the buttons of a reply in a people's thread name that thread
-        deps.recent.put(ask.channel, ask.reply_in, diag=result.diag)
     _edit(deps, ask.channel, root, result.verdict)
-    auto_timeline(deps, channel=ask.channel, thread_ts=ask.reply_in or root, target=ask.target, lang=ask.lang)
+    auto_timeline(deps, channel=ask.channel, thread_ts=root, target=ask.target, lang=ask.lang)

@@ -85,7 +85,8 @@ def chat_request(deps: Deps, said: Said, *, audit: Audit) -> None:
         if cmd.verb == "help" or cmd.target is None:
             say(ephemeral("help", lang=asked_lang, redactor=deps.redactor, command=deps.settings.slash_command))
             return "ok"
-        ask = Ask(channel=said.channel, user=said.user, target=cmd.target, lang=asked_lang, reply_in=said.thread)
+        ask = Ask(channel=said.channel, user=said.user, target=cmd.target, lang=asked_lang, thread_ts=said.thread,
+                  in_thread=said.thread is not None)
         return run_command(deps, cmd, ask)
 
     hand_off(deps, work=work, audit=audit, lang=lang, tell=say)
@@ -121,7 +122,8 @@ def message_shortcut(deps: Deps, shortcut: Shortcut, *, audit: Audit) -> None:
             return "menu"
         audit.about(command="diagnose", target=str(targets[0]))
         return run_diagnosis(deps, Ask(channel=shortcut.channel, user=shortcut.user, target=targets[0], lang=lang,
-                                       response_url=shortcut.response_url, reply_in=shortcut.thread))
+                                       response_url=shortcut.response_url, thread_ts=shortcut.thread,
+                                       in_thread=True))
 
     hand_off(deps, work=work, audit=audit, lang=lang, tell=say)
 
@@ -142,7 +144,8 @@ def picked(deps: Deps, *, value: str, channel: str, user: str, trigger: str, res
         audit.outcome("usage")
         return
     audit.about(command="diagnose", target=str(target))
-    ask = Ask(channel=channel, user=user, target=target, lang=lang, response_url=response_url, reply_in=thread)
+    ask = Ask(channel=channel, user=user, target=target, lang=lang, response_url=response_url, thread_ts=thread,
+              in_thread=True)
 
     def work() -> str:
         if not first_time(deps, trigger):

@@ -70,6 +70,8 @@ class ChatSink(Protocol):
     def upload_picture(self, *, channel: str, thread_ts: str, name: SafeText, title: SafeText, picture: Picture,
                        comment: SafeText | None = None) -> None:
         """A PNG into a thread (`files_upload_v2`), with `comment` as its message when given."""
+    def unfurl(self, *, channel: str, ts: str, unfurls: dict[str, Sealed]) -> None:
+        """Previews under the links of message `ts` (`chat.unfurl`), keyed by each link exactly as shared."""
         ...
 
     def permalink(self, *, channel: str, ts: str) -> str | None: ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.conversations.alert_acks import on_it
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, canonical, locate_allowed, post_patiently, run_diagnosis, tell
 from bot.conversations.ports import SlackDown
@@ -23,7 +24,10 @@ def thread_diagnosis(deps: Deps, ask: Ask, *, thread_ts: str) -> Diagnosis | Non
 
 def post_ticket(deps: Deps, ask: Ask, *, diag: Diagnosis, thread_ts: str) -> None:
     report = build_report(diag, ask.lang)
-    text = deps.service.render(diag, fmt="ticket", lang=ask.lang)
+    text = str(deps.service.render(diag, fmt="ticket", lang=ask.lang))
+    taken = on_it(deps, ask.target)
+    if taken:  # "I'm on it" on an alert about this target: the admin knows whom to ask
+        text += "\n" + "\n".join(f"On it: Slack user {user} (alert {key})" for key, user in taken)
     msg = ticket_message(str(text), target=report.target, permalink=None, redactor=deps.redactor, lang=ask.lang)
     post_patiently(deps, channel=ask.channel, message=msg, thread_ts=thread_ts)
     admin = deps.settings.admin_channel

@@ -107,7 +107,8 @@ def _start(deps: Deps, ask: Ask, *, key: str, created: Versioned, target: Target
     root_msg = watch_root(Doc(doc).view(), user=ask.user, hours=deps.settings.watch.max_hours,
                           command=deps.settings.slash_command, redactor=deps.redactor, lang=ask.lang)
     try:
-        doc["root"] = post_patiently(deps, channel=ask.channel, message=root_msg, thread_ts=ask.reply_in)
+        doc["root"] = post_patiently(deps, channel=ask.channel, message=root_msg,
+                                     thread_ts=ask.thread_ts if ask.in_thread else None)
     except SlackDown:
         _forget(deps, key)
         tell(deps, ask, message=_error(deps, ask))

@@ -63,6 +63,8 @@ class Metrics:
                                      registry=reg)
         self._lag = Histogram("rlark_bot_scheduler_lag_seconds", "How late a scheduled check started",
                               buckets=LAG_BUCKETS, registry=reg)
+        self._feedback = Counter("rlark_bot_feedback", "Votes on diagnosis replies (a changed vote counts anew), "
+                                 "by case and vote", ["case", "vote"], registry=reg)
         self._inflight = Gauge("rlark_bot_inflight_diagnoses", "Diagnoses running now", registry=reg)
         if process:
             ProcessCollector(registry=reg)
@@ -97,6 +99,9 @@ class Metrics:
         for kind, n in counts.items():
             if n > 0:
                 self._redactions.labels(kind=_label(kind)).inc(n)
+
+    def count_feedback(self, *, case: str, vote: str) -> None:
+        self._feedback.labels(case=_label(case), vote=_label(vote)).inc()
 
     def count_store_error(self, op: str) -> None:
         self._store_errors.labels(op=_label(op)).inc()

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bot.conversations.alert_delivery import SlackAlertSink
 from bot.conversations.alerts import StoreAlertOps
 from bot.conversations.deps import AdminCache, Deps
+from bot.conversations.from_alert import auto_diagnose
 from bot.conversations.watching import WatchTicker
 from bot.errors import SourceError, UsageError
 from bot.obs.metrics import Metrics
@@ -89,11 +90,19 @@ def start_workers(spec: WorkerSpec, *, metrics: Metrics) -> WorkerEngine:
                         metrics.count_kube_request(verb=verb, resource=resource, status=status))
 
 
+def alert_sink(deps: Deps) -> SlackAlertSink:
+    """Where the alert threads go: Slack through the chat sink, counted, and each new root handed to the
+    automatic diagnosis (`RLARK_BOT_ALERTS__AUTO_DIAGNOSE`)."""
+    return SlackAlertSink(deps.sink, deps.redactor, on_delivered=deps.metrics.alert_transition,
+                          on_root=lambda channel, ts, metadata: auto_diagnose(deps, channel=channel, ts=ts,
+                                                                               metadata=metadata))
+
+
 def start_alerts(bot: BotProcess) -> None:
     """The scheduled checks and their alert threads: started now, stopped first on SIGTERM (locks released).
     Their reads run in the same worker pool as the diagnoses (`engine.tick`)."""
     deps = bot.deps
-    sink = SlackAlertSink(deps.sink, deps.redactor, on_delivered=deps.metrics.alert_transition)
+    sink = alert_sink(deps)
     scheduler = build_scheduler(settings=deps.settings, store=deps.store, sink=sink, source=deps.source,
                                 runbook=deps.service.runbook, collect=ticked_by(deps.engine.tick),
                                 on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds),

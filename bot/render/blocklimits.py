@@ -40,6 +40,9 @@ FIRST_ERROR_SECTION: Final = 2500  # only shown when no case matched
 # Alert threads.
 ALERT_SECTION: Final = SECTION_TEXT - 100  # a section of an alert message, cut (with "…") past this
 ALERT_OBJECTS: Final = 10  # objects listed in an alert's root; the rest are counted
+OPTION_TEXT: Final = 75  # a static select option's text
+OPTION_VALUE: Final = 150  # a static select option's value
+SELECT_OPTIONS: Final = 100  # options of one static select
 
 # Files uploaded into the thread.
 FILE_CHARS: Final = 900_000  # Slack takes far more; a file past this is cut and says so

@@ -9,6 +9,7 @@ named in `SlackMessage.verbatim` so the app's final seal leaves them alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -24,6 +25,7 @@ from bot.render.slack_reply import EMOJI
 from bot.render.slack_text import clean_line, cut, inline, mrkdwn
 
 ALERTS_SHOWN: Final = 20
+_USER_ID: Final = re.compile(r"[UW][A-Z0-9]{2,20}")
 ALERT_SUMMARY: Final = 300
 
 _USAGE = ("{c} diagnose TARGET [--namespace NS] [--lang zh|en] · {c} ticket TARGET · {c} alerts · "
@@ -43,7 +45,8 @@ KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "muted": (frozenset({"key", "duration"}), frozenset({"until"})),
     "unmuted": (frozenset({"key"}), frozenset()),
     "not_allowed": (frozenset(), frozenset()),
-    "alerts": (frozenset({"alerts"}), frozenset({"muted"})),
+    "alerts": (frozenset({"alerts"}), frozenset({"muted", "on_it"})),
+    "feedback": (frozenset({"vote"}), frozenset()),
 }
 
 
@@ -80,7 +83,13 @@ def _field(value: Any) -> str | None:
     return None
 
 
-def _alerts(alerts: Sequence[Alert], muted: Mapping[str, str], redactor: Redactor, lang: str) -> SlackMessage:
+def _mention(user: str) -> str | None:
+    """`<@U…>` for a Slack user id (anything else is not mentioned)."""
+    return f"<@{user}>" if _USER_ID.fullmatch(user) else None
+
+
+def _alerts(alerts: Sequence[Alert], muted: Mapping[str, str], redactor: Redactor, lang: str, *,
+            on_it: Mapping[str, str]) -> SlackMessage:
     if not alerts:
         return _one(mrkdwn(_t("alerts.none", lang)))
     blocks = [section(f"*{mrkdwn(_t('alerts.head', lang, n=len(alerts)))}*")]
@@ -92,10 +101,12 @@ def _alerts(alerts: Sequence[Alert], muted: Mapping[str, str], redactor: Redacto
             notes.append(_t("alerts.since", lang, since=since))
         if a.key in muted:
             notes.append(_t("alerts.muted", lang, until=clean_line(muted[a.key], redactor)))
+        who = _mention(on_it.get(a.key, ""))
+        on_it_note = " " + label("alert.on_it", lang, user=who) if who else ""
         summary = cut(mrkdwn(clean_line(a.described, redactor)), ALERT_SUMMARY)
         extra = f" _({mrkdwn(' · '.join(notes))})_" if notes else ""
         blocks += [section(f"{EMOJI.get(a.severity, '')} *{mrkdwn(severity(a.severity, lang))}* "
-                           f"{inline(clean_line(a.case, redactor))} {summary}{extra}"),
+                           f"{inline(clean_line(a.case, redactor))} {summary}{extra}{on_it_note}"),
                    context([], plain=[a.key])]
     if len(alerts) > len(shown):
         blocks.append(context([mrkdwn(_t("alerts.more", lang, n=len(alerts) - len(shown)))]))
@@ -117,7 +128,8 @@ def ephemeral(kind: str, *, lang: str, redactor: Redactor, **fields: Any) -> Sla
             return _one(_t("usage.reason", lang, reason=mrkdwn(line["reason"]), usage=usage))
         return _one(_t("usage", lang, usage=usage))
     if kind == "alerts":
-        return _alerts(list(fields["alerts"]), dict(fields.get("muted") or {}), redactor, lang)
+        return _alerts(list(fields["alerts"]), dict(fields.get("muted") or {}), redactor, lang,
+                       on_it=dict(fields.get("on_it") or {}))
     if kind == "duplicate":
         link = line.get("permalink", "")
         if _is_url(link):
@@ -126,6 +138,8 @@ def ephemeral(kind: str, *, lang: str, redactor: Redactor, **fields: Any) -> Sla
     if kind in ("muted", "unmuted"):
         entry = "muted.until" if line.get("until") else kind
         return _one(_t(entry, lang, **{k: inline(v) if k == "key" else mrkdwn(v) for k, v in line.items()}))
+    if kind == "feedback":
+        return _one(_t("feedback.up" if line["vote"] == "up" else "feedback.down", lang))
     if kind == "not_found":
         return _one(_t("not_found", lang, target=inline(line["target"]), where=mrkdwn(line["where"])))
     return _one(mrkdwn(_t(kind, lang)))

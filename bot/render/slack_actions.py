@@ -8,14 +8,17 @@ TARGET text and namespace a `/rlark diagnose TARGET --namespace NS` command woul
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from bot.render.model import TargetKindName, TargetView
+from bot.render.slack_labels import label
+from bot.render.slack_message import actions, button
 
 ACTION_TICKET: Final = "rlark_ticket"
 ACTION_RERUN: Final = "rlark_rerun"
 ACTION_EVIDENCE: Final = "rlark_evidence"
 ACTION_TIMELINE: Final = "rlark_timeline"
+ACTION_FEEDBACK: Final = "rlark_feedback"
 ACTION_IDS: Final = (ACTION_TICKET, ACTION_RERUN, ACTION_EVIDENCE, ACTION_TIMELINE)
 ACTIONS_BLOCK: Final = "rlark_diagnosis_actions"
 
@@ -46,3 +49,17 @@ def parse_target_value(value: str) -> tuple[str, str]:
 def target_label(target: TargetView) -> str:
     """How people write the target: `job/<name>`, `pod/<name>`, `runner/<name>`."""
     return f"{_PREFIX[target.kind]}/{target.name}"
+
+
+def reply_buttons(*, value: str, case: str, lang: str) -> list[dict[str, Any]]:
+    """Ticket, Re-run, Evidence, Timeline (value: the target, cleaned); then 👍 and 👎 (`rlark_feedback`, value
+    `up|<case>` / `down|<case>`), each in a block of its own since one block's action ids must differ."""
+    return [actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
+                     button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
+                     button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value),
+                     button(action_id=ACTION_TIMELINE, text=label("btn.timeline", lang), value=value)],
+                    block_id=ACTIONS_BLOCK),
+            actions([button(action_id=ACTION_FEEDBACK, text=label("btn.helpful", lang), value=f"up|{case}")],
+                    block_id=f"{ACTION_FEEDBACK}_up"),
+            actions([button(action_id=ACTION_FEEDBACK, text=label("btn.wrong", lang), value=f"down|{case}")],
+                    block_id=f"{ACTION_FEEDBACK}_down")]

@@ -51,6 +51,8 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "btn.rerun": ("重新诊断", "Diagnose again"),
     "btn.evidence": ("全部证据（文件）", "All evidence as a file"),
     "btn.timeline": ("时间线（图片）", "Timeline picture"),
+    "btn.helpful": (":+1: 有帮助", ":+1: Helpful"),
+    "btn.wrong": (":-1: 不对", ":-1: Wrong"),
     # files
     "file.evidence": ("证据：{target}", "Evidence: {target}"),
     "file.ticket": ("管理员工单：{target}", "Admin ticket: {target}"),
@@ -63,6 +65,8 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "root.thread": ("详情、证据和按钮见本消息的话题 ↓", "Details, evidence and buttons are in the thread ↓"),
     "root.failed": ("无法诊断 {target}", "Could not diagnose {target}"),
     "root.failed_hint": ("这不是诊断结论；稍后可以重试。", "This is not a diagnosis; you can try again later."),
+    # link previews
+    "unfurl.phase": ("阶段状态", "Phase"),
     # ticket
     "ticket.head": ("管理员工单：{target}", "Ticket for the platform admin: {target}"),
     "ticket.back": ("返回诊断话题", "Back to the diagnosis thread"),
@@ -88,6 +92,10 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "alert.reopened": ("再次触发", "Firing again"),
     "alert.unmuted": ("静音已结束，告警仍在触发", "Mute ended; still firing"),
     "alert.key": ("告警键", "Key"),
+    "alert.diagnose": ("诊断", "Diagnose"),
+    "alert.diagnose_pick": ("诊断其中一个对象", "Diagnose one of them"),
+    "alert.ack": ("我来处理", "I'm on it"),
+    "alert.on_it": ("{user} 正在处理", "{user} is on it"),
     "alert.degraded": ("（可能重复：状态存储不可用）", "(may be repeated: state store unavailable)"),
     # cases the checks raise about the bot's own reach rather than a runbook page: title, next step, do not
     "case.infra.check.cluster-unreadable.title": ("巡检无法读取某个集群", "Checks could not read a cluster"),
@@ -107,15 +115,15 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
         "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
         "*{c} preflight job/NAME*、*nodes SELECTOR*、*compare job/A job/B*、*timeline TARGET*：运行前后的检查\n"
         "*{c} watch* / *unwatch TARGET*：在话题里跟踪 Job 或 pod；也可 `@rlark` 或私信\n"
+        "告警上：*诊断* 回复在告警话题里，*我来处理* 表示已接手；:+1:/:-1: 评价诊断。\n"
         "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
-        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: diagnose a RLark Job (`name` or `job/name`), "
-        "`pod/name` or `runner/name`, answered in a thread\n*{c} ticket TARGET*: the admin ticket\n"
-        "*{c} alerts*: the alerts now firing\n*{c} mute ALERT_KEY DURATION* (e.g. `2h`) / "
-        "*{c} unmute ALERT_KEY*: silence or restore an alert (admin user group only)\n"
-        "*{c} preflight job/NAME*, *nodes SELECTOR*, *compare job/A job/B*, *timeline TARGET*: before and "
-        "between runs\n*{c} watch*/*unwatch TARGET*: follow in a thread\n"
-        "*{c} help*: this help. "
-        "The bot only reads; it never changes or deletes anything.",
+        "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: a RLark Job (`name`, `job/name`), `pod/name` or "
+        "`runner/name`, answered in a thread\n*{c} ticket TARGET*: the admin ticket\n*{c} alerts*: what is firing\n"
+        "*{c} mute KEY 2h* / *{c} unmute KEY*: admins only\n"
+        "*{c} preflight job/NAME*, *nodes k=v*, *compare job/A job/B*, *timeline TARGET*: before and between runs\n"
+        "*{c} watch*/*unwatch TARGET*: follow in a thread\n"
+        "On alerts: *Diagnose*, *I'm on it*; :+1:/:-1: rate a diagnosis.\n"
+        "*{c} help*: this help. The bot only reads; it never changes or deletes anything.",
     ),
     "reply.refusal": ("本频道无法诊断这个目标。请在绑定了该团队的频道里询问，或联系平台管理员。",
                       "This channel cannot diagnose that target. Ask in the channel bound to its team, "
@@ -134,6 +142,10 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
     "reply.muted.until": ("已静音告警 {key}，时长 {duration}（至 {until}）",
                           "Muted the alert {key} for {duration} (until {until})"),
     "reply.unmuted": ("已恢复告警 {key}", "Unmuted the alert {key}"),
+    "reply.feedback.up": ("谢谢！已记录你的 :+1:（每人每条一票，点另一个可以改票）。",
+                          "Thanks! Your :+1: is recorded (one vote per person; click the other to change it)."),
+    "reply.feedback.down": ("谢谢！已记录你的 :-1:，错误的答案会变成 runbook 的改进工作。",
+                            "Thanks! Your :-1: is recorded; wrong answers become runbook work."),
     "reply.not_allowed": ("只有管理员用户组的成员可以静音或恢复告警。",
                           "Only members of the admin user group may mute and unmute alerts."),
     "reply.alerts.none": ("当前没有告警。", "No alerts are firing."),

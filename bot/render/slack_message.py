@@ -100,9 +100,12 @@ def block_chars(blocks: Sequence[dict[str, Any]]) -> int:
 
 
 def finish(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Keep at most `MAX_BLOCKS` blocks and the text budget: blocks are dropped from the end, except a
-    trailing actions block, which stays (the buttons are how to get the rest)."""
-    tail = [blocks[-1]] if blocks and blocks[-1].get("type") == "actions" else []
+    """Keep at most `MAX_BLOCKS` blocks and the text budget: blocks are dropped from the end, except the
+    trailing actions blocks, which stay (the buttons are how to get the rest)."""
+    n = 0
+    while n < len(blocks) and blocks[len(blocks) - 1 - n].get("type") == "actions":
+        n += 1
+    tail = blocks[len(blocks) - n:]
     body = blocks[: len(blocks) - len(tail)]
     body = body[: lim.MAX_BLOCKS - len(tail)]
     while len(body) > 1 and block_chars(body + tail) > lim.MESSAGE_CHARS:

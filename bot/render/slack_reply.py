@@ -14,15 +14,9 @@ from typing import Any, Final
 
 from bot.redact import Redactor
 from bot.render import blocklimits as lim
+from bot.render.doc_links import linked
 from bot.render.model import FindingView, Report
-from bot.render.slack_actions import (
-    ACTION_EVIDENCE,
-    ACTION_RERUN,
-    ACTION_TICKET,
-    ACTION_TIMELINE,
-    ACTIONS_BLOCK,
-    target_value,
-)
+from bot.render.slack_actions import reply_buttons, target_value
 from bot.render.slack_evidence import (
     evidence_file,
     evidence_file_name,
@@ -33,8 +27,6 @@ from bot.render.slack_evidence import (
 from bot.render.slack_labels import escalation, label, lang_index, severity
 from bot.render.slack_message import (
     SlackMessage,
-    actions,
-    button,
     context,
     divider,
     finish,
@@ -130,14 +122,15 @@ def _listed(title: str, items: Sequence[str], *, mark: Callable[[int], str], bud
     return section(f"*{mrkdwn(title)}*\n{body}")
 
 
-def _advice(f: FindingView, redactor: Redactor, lang: str, cuts: _Cuts) -> list[dict[str, Any]]:
+def _advice(f: FindingView, redactor: Redactor, lang: str, cuts: _Cuts,
+            links: Mapping[str, str]) -> list[dict[str, Any]]:
     steps = _listed(label("next_steps", lang), f.next_steps, mark=lambda i: f"{i}.",
                     budget=lim.STEPS_SECTION, redactor=redactor, cuts=cuts)
     avoid = _listed(label("avoid", lang), f.avoid, mark=lambda i: ":no_entry_sign:",
                     budget=lim.AVOID_SECTION, redactor=redactor, cuts=cuts)
     who = f"*{mrkdwn(label('escalate', lang))}*: {mrkdwn(escalation(f.escalate_to, lang))}"
-    sources = "; ".join(clean_line(s, redactor) for s in f.sources)
-    cite = f"*{mrkdwn(label('source', lang))}*: {mrkdwn(sources)}" if sources else ""
+    sources = "; ".join(linked(s, mrkdwn(clean_line(s, redactor)), links) for s in f.sources)
+    cite = f"*{mrkdwn(label('source', lang))}*: {sources}" if sources else ""
     return [b for b in (steps, avoid) if b] + [context([who, cite])]
 
 
@@ -215,15 +208,6 @@ def _status(report: Report, counts: Mapping[str, int], redactor: Redactor, lang:
     return context([stage, mrkdwn(redaction_line(counts, lang)), when])
 
 
-def _buttons(report: Report, redactor: Redactor, lang: str) -> dict[str, Any]:
-    value = clean_line(target_value(report.target), redactor)
-    return actions([button(action_id=ACTION_TICKET, text=label("btn.ticket", lang), value=value, style="primary"),
-                    button(action_id=ACTION_RERUN, text=label("btn.rerun", lang), value=value),
-                    button(action_id=ACTION_EVIDENCE, text=label("btn.evidence", lang), value=value),
-                    button(action_id=ACTION_TIMELINE, text=label("btn.timeline", lang), value=value)],
-                   block_id=ACTIONS_BLOCK)
-
-
 def metadata(report: Report, *, counts: Mapping[str, int], redactor: Redactor) -> dict[str, Any]:
     """CONTRACT §5's `rlark_diagnosis` metadata."""
     findings = report.findings
@@ -264,9 +248,10 @@ def _no_case(report: Report, redactor: Redactor, lang: str) -> list[dict[str, An
 
 
 def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str,
-                    counts: Mapping[str, int] | None = None) -> SlackMessage:
+                    counts: Mapping[str, int] | None = None, links: Mapping[str, str] | None = None) -> SlackMessage:
     """The thread reply for a diagnosis report (`bot.render.report.build_report`). `counts`: the report's
-    redaction counts when the caller already has them (`redaction_counts` redacts the whole report once)."""
+    redaction counts when the caller already has them (`redaction_counts` redacts the whole report once).
+    `links`: `RLARK_BOT_DOC_URLS`, which make the sources links to their sections."""
     lang_index(lang)
     cuts = _Cuts(report, lang)
     counts = redaction_counts(report, redactor) if counts is None else counts
@@ -278,14 +263,16 @@ def diagnosis_reply(report: Report, *, redactor: Redactor, lang: str,
         blocks += _evidence(f, redactor, lang, cuts)
         if not _quoted(report, f):  # the earliest error line is the answer's own: say it when not already shown
             blocks += _first_error(report, redactor, lang, cuts)
-        blocks += _advice(f, redactor, lang, cuts)
+        blocks += _advice(f, redactor, lang, cuts, links or {})
         blocks += _others(findings[1:], redactor, lang, cuts)
     else:
         blocks += _no_case(report, redactor, lang)
         blocks += _first_error(report, redactor, lang, cuts)
     blocks += _unread(report, redactor, lang, cuts)
     blocks.append(_status(report, counts, redactor, lang))
-    blocks.append(_buttons(report, redactor, lang))
+    main = primary(findings)
+    blocks += reply_buttons(value=clean_line(target_value(report.target), redactor),
+                            case=clean_line(main.case, redactor) if main else "none", lang=lang)
     return SlackMessage(text=fallback_text(report, redactor=redactor, lang=lang), blocks=finish(blocks),
                         metadata=metadata(report, counts=counts, redactor=redactor),
                         files=[evidence_file(report, redactor=redactor, counts=counts)] if cuts.any else [])

@@ -119,6 +119,13 @@ class SlackSink:
             kwargs["initial_comment"] = str(comment)
         self._call(self.client.files_upload_v2, **kwargs)
 
+    def unfurl(self, *, channel: str, ts: str, unfurls: dict[str, Sealed]) -> None:
+        """`chat.unfurl`: a preview under each link of the message `ts` (keys: the links exactly as shared)."""
+        for message in unfurls.values():
+            _checked(message, Sealed)
+        self._call(self.client.chat_unfurl, channel=channel, ts=ts,
+                   unfurls={url: {"blocks": m.blocks.value} for url, m in unfurls.items()})
+
     def permalink(self, *, channel: str, ts: str) -> str | None:
         try:
             response = self._call(self.client.chat_getPermalink, channel=channel, message_ts=ts)

@@ -9,7 +9,7 @@ cooldown, the root message. Nothing is collected past the location until `gate` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -46,10 +46,11 @@ class Answer:
     worker_rss_mib: float = 0.0  # the worker's resident memory after this task (0 when run in-process)
 
 
-def render_answer(diag: Diagnosis, *, lang: str, redactor: Redactor) -> Answer:
+def render_answer(diag: Diagnosis, *, lang: str, redactor: Redactor,
+                  links: Mapping[str, str] | None = None) -> Answer:
     report = build_report(diag, lang)
     counts = redaction_counts(report, redactor)
-    reply = diagnosis_reply(report, redactor=redactor, lang=lang, counts=counts)
+    reply = diagnosis_reply(report, redactor=redactor, lang=lang, counts=counts, links=links)
     verdict = root_verdict(report, thread_hint=True, redactor=redactor, lang=lang)
     return Answer(diag=diag, reply=reply, verdict=verdict, counts=dict(counts))
 

@@ -92,7 +92,7 @@ class _Worker:
             raise _Stopped
         diag = self.service.diagnose(target, source=self.source, progress=SlackProgress(self._progress),
                                      gathered=where.gathered)
-        return render_answer(diag, lang=lang, redactor=self.redactor)
+        return render_answer(diag, lang=lang, redactor=self.redactor, links=self.service.settings.doc_urls)
 
     def diagnose(self, target: Target) -> Diagnosis:
         return self.service.diagnose(target, source=self.source)

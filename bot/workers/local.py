@@ -26,7 +26,7 @@ class LocalEngine:
             return None
         diag = self.service.diagnose(target, source=self.source, progress=SlackProgress(on_progress),
                                      gathered=where.gathered)
-        return render_answer(diag, lang=lang, redactor=self.redactor)
+        return render_answer(diag, lang=lang, redactor=self.redactor, links=self.service.settings.doc_urls)
 
     def command(self, task: CommandTask) -> CommandResult:
         return run_command(task, service=self.service, source=self.source)

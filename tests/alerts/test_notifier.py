@@ -36,7 +36,9 @@ def test_fire_persist_resolve_reopen_in_one_thread() -> None:
         "event_type": "rlark_alert",
         "event_payload": {"key": "nodepool-unhealthy:ci//NodePool/a3", "case": "infra.karpenter.nodepool-unhealthy",
                           "object": "ci//NodePool/a3", "objects": ["ci//NodePool/a3"], "state": "firing"}}
-    mute_button = root.blocks[-1]["elements"][0]
+    [mute_button] = [e for e in root.blocks[-1]["elements"] if e["action_id"] == "rlark_mute"]
+    shown = [e["action_id"] for e in root.blocks[-1]["elements"]]
+    assert shown == ["rlark_ack", "rlark_mute"], "no Diagnose: a NodePool is no Job, pod or runner"
     assert (mute_button["action_id"], mute_button["value"]) == ("rlark_mute", "nodepool-unhealthy:ci//NodePool/a3")
     n.tick([pool("a3")], now=T0 + 60)
     n.tick([], now=T0 + 120)

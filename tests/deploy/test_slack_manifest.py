@@ -14,7 +14,7 @@ MANIFEST = DEPLOY / "slack" / "manifest.yaml"
 USAGE = ("diagnose JOB | ticket JOB | watch JOB | unwatch JOB | preflight job/NAME | nodes k=v | compare job/A job/B "
          "| timeline JOB | alerts | mute KEY 2h | unmute KEY | help")
 SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read", "groups:read",
-          "app_mentions:read", "im:history"}
+          "app_mentions:read", "im:history", "links:read", "links:write"}
 # Keys of Slack's app manifest schema that this manifest may use (display, features, OAuth, settings).
 TOP_KEYS = {"_metadata", "display_information", "features", "oauth_config", "settings"}
 SETTINGS_KEYS = {"allowed_ip_address_ranges", "event_subscriptions", "incoming_webhooks", "interactivity",
@@ -66,7 +66,7 @@ def test_least_scopes(manifest: dict[str, Any]) -> None:
 
 
 def test_events_shortcuts_and_the_home_tab(manifest: dict[str, Any]) -> None:
-    assert manifest["settings"]["event_subscriptions"]["bot_events"] == ["app_mention", "message.im",
+    assert manifest["settings"]["event_subscriptions"]["bot_events"] == ["link_shared", "app_mention", "message.im",
                                                                          "app_home_opened"]
     shortcuts = {s["callback_id"]: s["type"] for s in manifest["features"]["shortcuts"]}
     assert shortcuts == {"rlark_diagnose_message": "message", "rlark_diagnose_modal": "global",
@@ -97,3 +97,9 @@ def test_the_preflight_message_shortcut(manifest: dict[str, Any]) -> None:
     assert preflight["type"] == "message" and preflight["name"] == "Preflight this Job"
     assert set(preflight) == {"name", "type", "callback_id", "description"}
     assert len(preflight["name"]) <= 24 and len(preflight["description"]) <= 80  # Slack's limits
+
+
+def test_pasted_job_links_are_previewed(manifest: dict[str, Any]) -> None:
+    assert "link_shared" in manifest["settings"]["event_subscriptions"]["bot_events"]
+    assert manifest["features"]["unfurl_domains"], "Slack sends link_shared only for these domains"
+    assert {"links:read", "links:write"} <= set(manifest["oauth_config"]["scopes"]["bot"])

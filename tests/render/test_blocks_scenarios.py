@@ -14,7 +14,7 @@ from bot.redact import Redactor, seal
 from bot.render import blocklimits as lim
 from bot.render import render_diagnosis
 from bot.render.model import Report
-from bot.render.slack_actions import ACTION_IDS, parse_target_value
+from bot.render.slack_actions import ACTION_IDS, ACTIONS_BLOCK, parse_target_value
 from bot.render.slack_evidence import evidence_file
 from bot.render.slack_message import SlackMessage, block_chars
 from bot.render.slack_reply import diagnosis_reply, slack_payload
@@ -86,7 +86,10 @@ def test_reply_for_every_scenario(name: str, scenario: Callable[[str], Scenario]
         for s in message_strings(msg):
             assert "\x1b" not in s and not _CONTROL.search(s), repr(s[:200])
         # buttons: the three action ids, each value parses back to the target
-        (buttons,) = [b["elements"] for b in msg.blocks if b["type"] == "actions"]
+        (buttons,) = [b["elements"] for b in msg.blocks if b.get("block_id") == ACTIONS_BLOCK]
+        votes = [b["elements"] for b in msg.blocks if b["type"] == "actions" and b.get("block_id") != ACTIONS_BLOCK]
+        assert [[(e["action_id"], e["value"].split("|")[0]) for e in v] for v in votes] == [
+            [("rlark_feedback", "up")], [("rlark_feedback", "down")]], "👍 and 👎 after the buttons"
         assert [b["action_id"] for b in buttons] == list(ACTION_IDS)
         target, namespace = parse_target_value(buttons[0]["value"])
         assert target == str(sc.diag.target)
@@ -96,7 +99,8 @@ def test_reply_for_every_scenario(name: str, scenario: Callable[[str], Scenario]
             assert sc.report(lang).findings[0].title.split()[0] in msg.blocks[0]["text"]["text"]
         # already redacted: the app's final seal changes nothing
         assert seal(msg.blocks, redactor).value == msg.blocks
-        labels = " ".join(b["text"]["text"] for b in buttons) + msg.blocks[-2]["elements"][0]["text"]
+        status = msg.blocks[[b.get("block_id") for b in msg.blocks].index(ACTIONS_BLOCK) - 1]
+        labels = " ".join(b["text"]["text"] for b in buttons) + status["elements"][0]["text"]
         assert bool(_CJK.search(labels)) == (lang == "zh"), labels
 
 

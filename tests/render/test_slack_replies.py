@@ -146,6 +146,7 @@ FIELDS: dict[str, dict[str, Any]] = {
     "unmuted": {"key": "long-pending:gpu-a/ns/Pod/p-1"},
     "not_allowed": {},
     "alerts": {"alerts": [_alert(1), _alert(2, severity="error")], "muted": {"long-pending:gpu-a/ns/Pod/p-2": "soon"}},
+    "feedback": {"vote": "down"},
 }
 
 
@@ -201,7 +202,7 @@ def test_duplicate_without_a_link_still_says_where(redactor: Redactor) -> None:
 def test_every_label_has_both_languages() -> None:
     fields = {"n": 1, "file": "f", "target": "t", "now": "n", "step": "s", "clusters": 1, "pods": 1, "logs": 1,
               "requests": 1, "usage": "u", "reason": "r", "c": "/rlark", "where": "w", "link": "l", "key": "k",
-              "duration": "2h", "until": "u", "since": "s"}
+              "duration": "2h", "until": "u", "since": "s", "user": "<@U1>"}
     for key in keys():
         zh, en = label(key, "zh", **fields), label(key, "en", **fields)
         assert zh and en and (zh != en or key.startswith("sev."))

@@ -58,8 +58,10 @@ def bundle_of(name: str) -> Path:
 
 def make_settings(*, channels: Mapping[str, ChannelBinding], admin_channel: str | None = None,
                   admin_usergroup: str | None = None, extra_patterns: list[str] | None = None,
-                  base_url: str, bot_token: str, app_token: str | None = None) -> Settings:
-    """Settings built directly (no environment, no .env), with the channels bound as given."""
+                  base_url: str, bot_token: str, app_token: str | None = None,
+                  extra: Mapping[str, Any] | None = None) -> Settings:
+    """Settings built directly (no environment, no .env), with the channels bound as given; `extra`: more
+    settings by field name (`ui_url`, `doc_urls`, `alerts`, ...)."""
     fields: dict[str, Any] = {
         "SLACK_BOT_TOKEN": bot_token, "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_BASE_URL": base_url,
         "channels": dict(channels), "admin_channel": admin_channel, "admin_usergroup": admin_usergroup,
@@ -67,6 +69,7 @@ def make_settings(*, channels: Mapping[str, ChannelBinding], admin_channel: str 
     }
     if app_token is not None:
         fields["SLACK_APP_TOKEN"] = app_token
+    fields.update(extra or {})
     return Settings(_env_file=None, **fields)  # type: ignore[call-arg]
 
 
@@ -93,13 +96,14 @@ class AppHost:
                  channels: Mapping[str, ChannelBinding] | None = None, admin_channel: str | None = None,
                  admin_usergroup: str | None = None, extra_patterns: list[str] | None = None,
                  socket_mode: bool = False, alerts: AlertOps | None = None, workers: int = 4,
-                 engine: Callable[[Settings, Path], Engine] | None = None) -> None:
+                 engine: Callable[[Settings, Path], Engine] | None = None,
+                 settings: Mapping[str, Any] | None = None) -> None:
         """`engine(settings, bundle)`: where diagnoses run (worker processes, say); by default in the pool's threads."""
         self.slack = slack
         self.settings = make_settings(channels={CHANNEL: EVERYWHERE} if channels is None else channels,
                                       admin_channel=admin_channel, admin_usergroup=admin_usergroup,
                                       extra_patterns=extra_patterns, base_url=slack.base_url, bot_token=slack.token,
-                                      app_token=slack.app_token if socket_mode else None)
+                                      app_token=slack.app_token if socket_mode else None, extra=settings)
         self.redactor = Redactor(self.settings.redaction_with_own_secrets())
         service = Service(settings=self.settings, redactor=self.redactor, runbook=runbook)
         self.pool = CountingPool(workers)
@@ -169,6 +173,24 @@ class AppHost:
         payload = block_action_payload(
             action_id=str(button["action_id"]), value=str(button.get("value", "")), channel_id=channel,
             message_ts=message_ts or root.ts, thread_ts=root.ts, user_id=user, response_url=self.last_response_url)
+        return self.send(urlencode({"payload": json.dumps(payload)}).encode("utf-8"))
+
+    def event(self, payload: dict[str, Any], *, retry_num: int | None = None) -> Reply:
+        """An Events API delivery (`signing.event_payload`), posted as JSON over HTTP, signed."""
+        body = json.dumps(payload).encode("utf-8")
+        headers = signed_headers(body, SECRET, content_type="application/json", retry_num=retry_num)
+        started = time.monotonic()
+        status, _, answer = post(self.url, body, headers)
+        return Reply(status, answer, time.monotonic() - started)
+
+    def pick(self, menu: dict[str, Any], option: dict[str, Any], *, root: Message, channel: str = CHANNEL,
+             user: str = USER) -> Reply:
+        """A choice in the static select `menu` of message `root` (a root: no thread yet)."""
+        self.last_response_url = self.slack.new_response_url(channel=channel, user=user, message_ts=root.ts)
+        payload = block_action_payload(action_id=str(menu["action_id"]), value="", channel_id=channel,
+                                       message_ts=root.ts, user_id=user, response_url=self.last_response_url)
+        payload["actions"][0] = {"type": "static_select", "action_id": menu["action_id"], "block_id": "actions",
+                                 "selected_option": option, "action_ts": f"{time.time():.6f}"}
         return self.send(urlencode({"payload": json.dumps(payload)}).encode("utf-8"))
 
     def dispatch(self, text: str, *, channel: str = CHANNEL, user: str = USER) -> BoltResponse:

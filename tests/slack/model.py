@@ -104,6 +104,7 @@ class Message:
     history: list[Version] = field(default_factory=list)
     reply_broadcast: bool = False
     deleted: bool = False
+    unfurls: dict[str, Obj] = field(default_factory=dict)  # link -> preview, as `chat.unfurl` set them
 
     @property
     def edits(self) -> int:

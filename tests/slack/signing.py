@@ -108,6 +108,22 @@ def block_action_body(**fields: Any) -> bytes:
     return urlencode({"payload": json.dumps(block_action_payload(**fields))}).encode("utf-8")
 
 
+def event_payload(event: Obj, *, event_id: str | None = None) -> Obj:
+    """An Events API `event_callback` wrapping `event` (over HTTP it is the JSON body; over Socket Mode the
+    envelope's payload). Each gets its own `event_id` unless one is given (a double delivery repeats it)."""
+    return {"token": "standin-verification-token", "team_id": TEAM_ID, "api_app_id": APP_ID, "event": event,
+            "type": "event_callback", "event_id": event_id or f"Ev{uuid.uuid4().hex[:12].upper()}",
+            "event_time": int(time.time()), "authorizations": [{"team_id": TEAM_ID, "is_bot": True}]}
+
+
+def link_shared_event(*, channel: str, user: str, message_ts: str, urls: list[str]) -> Obj:
+    """The `link_shared` event for a message whose links belong to a domain the app registered."""
+    return {"type": "link_shared", "channel": channel, "user": user, "message_ts": message_ts,
+            "unfurl_id": f"U{uuid.uuid4().hex[:10]}", "source": "conversations_history",
+            "event_ts": f"{time.time():.6f}",
+            "links": [{"domain": url.split("/")[2], "url": url} for url in urls]}
+
+
 def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float = 10.0) -> tuple[int, dict[str, str], bytes]:
     """POST `body` with urllib; (status, headers, body), also for 4xx/5xx answers, which urllib raises."""
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")

@@ -197,6 +197,13 @@ class SlackStandIn:
             self.clear_faults()
             self.cond.notify_all()
 
+    def user_posts(self, channel: str, *, user: str, text: str) -> Message:
+        """A person's message in `channel` (the bot is not the author): what a pasted link arrives in."""
+        with self.cond:
+            message = self.model.add_message(channel, {"text": text}, user=user)
+            self.cond.notify_all()
+        return message
+
     # ---- reading
 
     def calls(self, method: str | None = None) -> list[Call]:

@@ -88,7 +88,7 @@ def test_diagnose_acks_at_once_then_root_progress_reply_and_verdict(
     assert answer.text.startswith(first["case"]), answer.text[:80]
     assert answer.metadata == {"event_type": "rlark_diagnosis", "event_payload": expected_payload(report)}
     assert [b["action_id"] for b in answer.buttons()] == ["rlark_ticket", "rlark_rerun", "rlark_evidence",
-                                                          "rlark_timeline"]
+                                                          "rlark_timeline", "rlark_feedback", "rlark_feedback"]
     assert not slack.ephemerals() and not slack.responses()
 
 

@@ -97,12 +97,13 @@ class Workspace:
             raise ApiError("thread_not_found")
         return parent.thread_ts or parent.ts  # a reply to a reply lands in the root's thread
 
-    def add_message(self, channel: str, params: Obj, *, files: list[File] | None = None) -> Message:
+    def add_message(self, channel: str, params: Obj, *, files: list[File] | None = None,
+                    user: str = BOT_USER_ID) -> Message:
         root = self.thread_root(channel, params.get("thread_ts"))
         message = Message(channel=channel, ts=self.next_ts(), text=params.get("text") or "",
                           blocks=params.get("blocks"), attachments=params.get("attachments"),
                           metadata=params.get("metadata"), thread_ts=root, files=files or [],
-                          reply_broadcast=_flag(params.get("reply_broadcast")))
+                          reply_broadcast=_flag(params.get("reply_broadcast")), user=user)
         self.messages.setdefault(channel, []).append(message)
         return message
 
@@ -197,6 +198,24 @@ def chat_get_permalink(ws: Workspace, params: Obj) -> Obj:
     channel = _channel(params)
     message = _message(ws, channel, params.get("message_ts"))
     return {"channel": channel, "permalink": ws.permalink(channel, message.ts)}
+
+
+def chat_unfurl(ws: Workspace, params: Obj) -> Obj:
+    """Previews for links of a message (by `channel` + `ts`; `unfurl_id` + `source` is not modelled). Each
+    preview's blocks are checked as a message's; a link the message does not hold is `cannot_unfurl_url`."""
+    channel = _channel(params)
+    message = _message(ws, channel, params.get("ts"))
+    unfurls = params.get("unfurls")
+    if not isinstance(unfurls, dict) or not unfurls:
+        raise ApiError("invalid_unfurls_format")
+    for url, preview in unfurls.items():
+        if not isinstance(preview, dict):
+            raise ApiError("invalid_unfurls_format")
+        if url not in message.text:
+            raise ApiError("cannot_unfurl_url")
+        check_message(preview)
+    message.unfurls.update(unfurls)
+    return {}
 
 
 def usergroups_users_list(ws: Workspace, params: Obj) -> Obj:
@@ -303,6 +322,7 @@ METHODS: dict[str, Callable[[Workspace, Obj], Obj]] = {
     "chat.update": chat_update,
     "chat.postEphemeral": chat_post_ephemeral,
     "chat.getPermalink": chat_get_permalink,
+    "chat.unfurl": chat_unfurl,
     "usergroups.users.list": usergroups_users_list,
     "conversations.info": conversations_info,
     "files.getUploadURLExternal": files_get_upload_url_external,
@@ -313,7 +333,7 @@ METHODS: dict[str, Callable[[Workspace, Obj], Obj]] = {
     "users.conversations": users_conversations,
 }
 APP_TOKEN_METHODS = frozenset({"apps.connections.open"})
-JSON_PARAMS = ("blocks", "attachments", "metadata", "files")
+JSON_PARAMS = ("blocks", "attachments", "metadata", "files", "unfurls")
 
 
 def decode_params(params: Obj) -> Obj:

@@ -1,0 +1,70 @@
+""""I'm on it" on an alert's root (`rlark_ack`): the record changed once in the store, the root edited to show
+who took it; and who took the alerts about a target, for the admin ticket."""
+
+from __future__ import annotations
+
+from bot.alerts import acks, storage
+from bot.alerts.messages import root
+from bot.alerts.model import Record, View
+from bot.alerts.routing import lang_of
+from bot.alerts.targets import target_of
+from bot.conversations.alert_delivery import SlackAlertSink
+from bot.conversations.audit import Audit
+from bot.conversations.deps import Deps
+from bot.models import Target
+from bot.store.base import StoreUnavailable
+
+
+def ack_alert(deps: Deps, *, value: str, channel: str, user: str, audit: Audit) -> str:
+    """One click on "I'm on it": the record changed once (compare-and-set), then its root edited once in each
+    channel showing it. The outcome for the audit."""
+    try:
+        seen, key = acks.parse_ack_value(value)
+    except ValueError:
+        return "usage"
+    audit.about(target=key)
+    try:
+        done = acks.toggle(deps.store, key=key, seen=seen, user=user)
+    except StoreUnavailable as exc:
+        deps.log.warning("ack not recorded: store unavailable", extra={"reason": str(exc)})
+        return "store_down"
+    if done is None:
+        return "duplicate"  # a second delivery of the same click, or a click on a root that moved on
+    _show(deps, done.record)
+    return "acked" if done.by else "unacked"
+
+
+def _show(deps: Deps, record: Record) -> None:
+    view = View.of(record)
+    runbook = deps.service.runbook
+    case = runbook.get(view.case) if runbook is not None else None
+    cause = runbook.get(view.cause) if runbook is not None and view.cause else None
+    sink = SlackAlertSink(deps.sink, deps.redactor)
+    for channel, ts in sorted(record.roots.items()):
+        if ts == "-":  # a channel that refused the alert for good
+            continue
+        msg = root(view, case=case, cause=cause, lang=lang_of(channel, deps.settings.channels))
+        try:
+            sink.update(channel=channel, ts=ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+        except Exception as exc:  # DeliveryFailed: the record holds the truth; the next edit shows it
+            deps.log.warning("alert root not updated", extra={"channel": channel, "reason": str(exc)})
+
+
+def on_it(deps: Deps, target: Target) -> list[tuple[str, str]]:
+    """(alert key, user) of the firing alerts about `target` that someone took: for the admin ticket."""
+    prefix = {"Job": "job", "Pod": "pod", "EphemeralRunner": "runner"}[target.kind.value]
+    found: list[tuple[str, str]] = []
+    try:
+        docs = deps.store.scan_docs(storage.RECORD)
+    except StoreUnavailable:
+        return found
+    for _, versioned in docs:
+        rec = Record.from_doc(versioned.doc["record"])
+        if not rec.acked_by or rec.state != "firing":
+            continue
+        for ref in (rec.object, *rec.objects):
+            hit = target_of(ref)
+            if hit is not None and hit.value.split("/")[0] == prefix and hit.value.rsplit("/", 1)[1] == target.name:
+                found.append((rec.key, rec.acked_by))
+                break
+    return found
