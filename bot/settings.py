@@ -95,6 +95,25 @@ class ChecksSettings(BaseModel):
     lock_ttl_seconds: int = Field(default=120, ge=5, description="a replica that died mid-run blocks no longer")
 
 
+class WatchSettings(BaseModel):
+    """`/rlark watch`: how often watches tick, how many a channel may hold, how long one lasts (CONTRACT §11)."""
+
+    model_config = ConfigDict(extra="forbid")  # a mistyped key is said, not ignored
+
+    interval_seconds: int | None = Field(default=None, ge=5, description="default: the checks' interval")
+    max_hours: float = Field(default=24.0, gt=0, le=24 * 14, description="a watch stops after this long")
+    max_per_channel: int = Field(default=20, ge=1, le=500, description="watches one channel may hold at once")
+
+
+class HomeSettings(BaseModel):
+    """The App Home tab: how long a user's channels and their published view are reused."""
+
+    model_config = ConfigDict(extra="forbid")  # a mistyped key is said, not ignored
+
+    channels_ttl_seconds: int = Field(default=600, ge=0, description="users.conversations answers are kept this long")
+    view_ttl_seconds: int = Field(default=30, ge=0, description="a published view is reused this long")
+
+
 class AlertSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a mistyped key is said, not ignored
 
@@ -139,6 +158,11 @@ class Settings(BaseSettings):
     # RLark UI whose job pages (`<ui_url>/jobs/<name>`) the bot unfurls when they are pasted in a bound channel.
     doc_urls: dict[str, str] = Field(default_factory=dict, description="runbook source page -> URL")
     ui_url: str | None = Field(default=None, description="RLark UI base URL, e.g. https://rlark.example")
+    watch: WatchSettings = Field(default_factory=WatchSettings)
+    home: HomeSettings = Field(default_factory=HomeSettings)
+    # A DM to the bot works like the slash command in a channel with this binding: a bound channel's id (its
+    # binding applies) or a binding object. None: every DM request gets the refusal.
+    dm_scope: str | ChannelBinding | None = None
     # The RLark gateway serves the `main` log tail of a job's pods through the control plane: the fallback for a
     # member cluster the bot has no context for (or cannot reach). The gateway itself checks no credentials; the
     # token is for whatever fronts it (an ingress or auth proxy) and is sent as `Authorization: Bearer`.
@@ -154,6 +178,27 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")) or len(value.split("://", 1)[1]) == 0:
             raise ValueError("must be an http:// or https:// URL")
         return value
+
+    @field_validator("dm_scope", mode="before")
+    @classmethod
+    def _dm_scope(cls, value: object) -> object:
+        if value in (None, ""):
+            return None
+        if isinstance(value, str) and value.strip().startswith("{"):
+            import json
+
+            return json.loads(value)
+        return value
+
+    @property
+    def watch_interval_seconds(self) -> int:
+        return self.watch.interval_seconds or self.checks.interval_seconds
+
+    def dm_binding(self) -> ChannelBinding | None:
+        """The binding a DM request is checked against (`RLARK_BOT_DM_SCOPE`), None when DMs are refused."""
+        if isinstance(self.dm_scope, ChannelBinding):
+            return self.dm_scope
+        return self.channels.get(self.dm_scope) if self.dm_scope else None
 
     @field_validator("doc_urls")
     @classmethod

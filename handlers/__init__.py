@@ -9,13 +9,24 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 
 from bot.conversations.deps import Deps
+from bot.conversations.home import Home
 from bot.conversations.preflight_message import CALLBACK_ID as PREFLIGHT_SHORTCUT
+from bot.render.slack_entry import MODAL_CALLBACK, PICK_ACTION
 from handlers.buttons import on_button
 from handlers.errors import on_error
-from handlers.events import on_link_shared
+from handlers.events import on_direct_message, on_home_opened, on_link_shared, on_mention
 from handlers.middleware import admin_group, audit, audited, drop_retries, when_ready
-from handlers.shortcuts import on_preflight_shortcut
+from handlers.shortcuts import (
+    on_global_shortcut,
+    on_message_shortcut,
+    on_pick,
+    on_preflight_shortcut,
+    on_submission,
+)
 from handlers.slash import on_command
+
+MESSAGE_SHORTCUT = "rlark_diagnose_message"
+GLOBAL_SHORTCUT = "rlark_diagnose_modal"
 
 ACTIONS = re.compile(r"^rlark_(ticket|rerun|evidence|mute|timeline|diagnose|diagnose_pick|ack|feedback)$")
 
@@ -42,6 +53,51 @@ def register(app: App, deps: Deps) -> None:
     def link_shared(body: dict[str, Any]) -> None:
         on_link_shared(deps, body=body)
 
+    register_entry_points(app, deps)
+
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:
         on_error(deps, error=error, body=body)
+
+
+def register_entry_points(app: App, deps: Deps) -> None:
+    """Mentions, DMs, the App Home tab, the shortcuts and the modal (CONTRACT §11)."""
+    home = Home(deps)
+
+    @app.event("app_mention")
+    def mention(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        ack()
+        with audited(context) as record:
+            on_mention(deps, body=body, audit=record)
+
+    @app.event("message")
+    def message(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        ack()
+        with audited(context) as record:
+            on_direct_message(deps, body=body, audit=record)
+
+    @app.event("app_home_opened")
+    def home_opened(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        ack()
+        with audited(context) as record:
+            on_home_opened(deps, home, body=body, audit=record)
+
+    @app.shortcut(MESSAGE_SHORTCUT)
+    def message_shortcut(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        with audited(context) as record:
+            on_message_shortcut(deps, ack=ack, body=body, audit=record)
+
+    @app.action(PICK_ACTION)
+    def pick(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        with audited(context) as record:
+            on_pick(deps, ack=ack, body=body, audit=record)
+
+    @app.shortcut(GLOBAL_SHORTCUT)
+    def global_shortcut(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        with audited(context) as record:
+            on_global_shortcut(deps, ack=ack, body=body, audit=record)
+
+    @app.view(MODAL_CALLBACK)
+    def submission(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+        with audited(context) as record:
+            on_submission(deps, ack=ack, body=body, audit=record)

@@ -38,9 +38,15 @@ def drop_retries(deps: Deps) -> Middleware:
 
 
 def _subject(body: dict[str, Any]) -> tuple[str, str, str] | None:
-    """(user, channel, what) of a slash command or a button; None for anything else."""
+    """(user, channel, what) of a slash command, a button, an event, a shortcut or a modal; None for anything else."""
     if body.get("command"):
         return str(body.get("user_id", "")), str(body.get("channel_id", "")), "unknown"
+    if body.get("type") == "event_callback":
+        event = body.get("event") or {}
+        return str(event.get("user") or ""), str(event.get("channel") or ""), str(event.get("type") or "event")
+    if body.get("type") in ("message_action", "shortcut", "view_submission"):
+        return (str((body.get("user") or {}).get("id") or ""), str((body.get("channel") or {}).get("id") or ""),
+                str(body.get("callback_id") or (body.get("view") or {}).get("callback_id") or "shortcut"))
     if body.get("type") == "block_actions":
         action = dict((body.get("actions") or [{}])[0])
         channel = str((body.get("channel") or body.get("container") or {}).get("id")

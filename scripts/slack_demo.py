@@ -1,9 +1,10 @@
 """Run the whole Slack flow locally: `serve --http` against the project's Slack Web API stand-in.
 
-Sends one signed `/rlark diagnose` for a bundled example (`scripts/slack-demo [EXAMPLE] [--alerts]`; with
-`--alerts` it also waits for the scheduled checks' first alert thread, clicks its Diagnose button and its
-"I'm on it" button), waits for the answers, prints the channel as a person would see it (root, its edits, the
-reply, buttons, files), and stops the bot.
+Sends one signed `/rlark diagnose` for a bundled example (`scripts/slack-demo [EXAMPLE] [--alerts] [--watch]`;
+with `--alerts` it also waits for the scheduled checks' first alert thread, clicks its Diagnose button and its
+"I'm on it" button; with `--watch` it also sends `/rlark watch` and waits for the watch's root and its first
+tick), waits for the answers, prints the channel as a person would see it (root, its edits, the reply, buttons,
+files), and stops the bot.
 No Slack workspace, no cluster and no Redis server are needed (the bot starts its embedded store).
 """
 
@@ -72,8 +73,23 @@ def wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) 
     raise SystemExit("rlark-bot serve did not become ready")
 
 
+def watch(slack: SlackStandIn, port: int, target: str) -> None:
+    """`/rlark watch TARGET`: its root (the current stage), then one tick of the scheduler (a snapshot does not
+    move, so the tick has nothing to say and the thread stays empty)."""
+    body = slash_command_body(text=f"watch {target}", channel_id=CHANNEL,
+                              response_url=slack.new_response_url(channel=CHANNEL, user="U0ASKER"))
+    post(f"http://127.0.0.1:{port}/slack/events", body, signed_headers(body, SECRET))
+    try:
+        slack.wait_for(lambda: any(m.event_type == "rlark_watch" for m in slack.messages(CHANNEL)), timeout=30)
+    except AssertionError:
+        print(render_thread(slack, CHANNEL))
+        raise SystemExit("slack-demo: no watch root within 30 s") from None
+    time.sleep(6)  # one watch tick (RLARK_BOT_WATCH__INTERVAL_SECONDS=5)
+
+
 def main() -> int:
-    args = [a for a in sys.argv[1:] if a != "--alerts"]
+    args = [a for a in sys.argv[1:] if a not in ("--alerts", "--watch")]
+    with_watch = "--watch" in sys.argv[1:]
     with_alerts = "--alerts" in sys.argv[1:]  # also wait for the scheduled checks' first alert thread
     # The default example's job raises no scheduled-check alert; the CI runner's long Pending does.
     example = args[0] if args else ("ci-runner-image-pull" if with_alerts else "ray-workers-never-join")
@@ -89,7 +105,7 @@ def main() -> int:
                "SLACK_API_BASE_URL": slack.base_url, "RLARK_BOT_DATA_DIR": data, "PORT": str(port),
                "RLARK_BOT_CHANNELS": json.dumps({CHANNEL: {"domains": "*", "namespaces": "*", "clusters": "*",
                                                            "alerts": True}}),
-               "RLARK_BOT_CHECKS__INTERVAL_SECONDS": "5"}
+               "RLARK_BOT_CHECKS__INTERVAL_SECONDS": "5", "RLARK_BOT_WATCH__INTERVAL_SECONDS": "5"}
         env.pop("REDIS_URL", None)
         bot = subprocess.Popen([str(ROOT / ".venv" / "bin" / "rlark-bot"), "serve", "--http", "--host", "127.0.0.1",
                                 "--snapshot", str(bundle)], env=env, stderr=subprocess.PIPE)
@@ -117,6 +133,8 @@ def main() -> int:
                     raise SystemExit(f"slack-demo: no alert thread within 30 s; `rlark-bot check --snapshot "
                                      f"examples/{example}` says what the scheduled checks find there") from None
                 from_the_alert(slack, port)
+            if with_watch:
+                watch(slack, port, target)
             print(f"$ /rlark diagnose {target}   (HTTP {status}, acknowledged in {acked * 1000:.0f} ms, "
                   f"answered in {answered:.1f} s)\n")
             print(render_thread(slack, CHANNEL))

@@ -8,8 +8,16 @@ from bot.sources import Location
 
 
 def binding_for(settings: Settings, channel: str) -> ChannelBinding | None:
-    """The channel's binding; unset or empty `RLARK_BOT_CHANNELS` binds no channel."""
+    """The channel's binding; unset or empty `RLARK_BOT_CHANNELS` binds no channel. A DM with the bot is bound as
+    `RLARK_BOT_DM_SCOPE` says (none by default)."""
+    if is_dm(channel):
+        return settings.dm_binding()
     return settings.channels.get(channel)
+
+
+def is_dm(channel: str) -> bool:
+    """A direct-message conversation with the bot: Slack's DM ids begin with D."""
+    return channel.startswith("D")
 
 
 def allows(binding: ChannelBinding, target: Target, *, where: Location) -> bool:

@@ -12,10 +12,12 @@ import contextlib
 import time
 from dataclasses import dataclass
 
-from bot.conversations.access import allows, binding_for
+from bot.conversations.access import allows, binding_for, is_dm
 from bot.conversations.deps import Deps
+from bot.conversations.history import remember_diagnosis
 from bot.conversations.pictures import auto_timeline
 from bot.conversations.ports import SlackDown, seal_message
+from bot.diagnose import Diagnosis
 from bot.errors import NotFound, UserError
 from bot.models import Target
 from bot.render.ephemeral import ephemeral
@@ -27,6 +29,7 @@ from bot.sources import Location
 from bot.store.base import StoreUnavailable
 from bot.workers.api import Answer, WorkerLost
 
+CREDENTIALS_CASE = "rlark.risk.credentials-exposed"
 COOLDOWN_SECONDS = 60
 THREAD_MEMORY_SECONDS = 24 * 3600
 REPLY_ATTEMPTS = 4
@@ -59,6 +62,13 @@ def canonical(target: Target, where: Location) -> str:
     return f"{target.kind.value.lower()}/{where.namespace}/{target.name}"
 
 
+def primary_case_of(diag: Diagnosis) -> str:
+    """§5's `case`: the first finding that is not the credentials risk (that one when it is alone), or none."""
+    cases = [f.case.id for f in diag.findings]
+    others = [c for c in cases if c != CREDENTIALS_CASE]
+    return (others or cases or ["none"])[0]
+
+
 def tell(deps: Deps, ask: Ask, *, message: SlackMessage) -> None:
     tell_user(deps, channel=ask.channel, user=ask.user, message=message, thread_ts=ask.thread_ts,
               response_url=ask.response_url)
@@ -66,8 +76,9 @@ def tell(deps: Deps, ask: Ask, *, message: SlackMessage) -> None:
 
 def tell_user(deps: Deps, *, channel: str, user: str, message: SlackMessage, thread_ts: str | None = None,
               response_url: str | None = None) -> None:
-    """An ephemeral answer only the asker sees: the response_url when there is one, else chat.postEphemeral.
-    Nobody asked (an automatic diagnosis of an alert): nothing is said, the outcome is only logged."""
+    """An ephemeral answer only the asker sees: the response_url when there is one, else chat.postEphemeral; in a
+    DM with the bot (a `D…` channel, where only the asker reads) a plain reply. Nobody asked (an automatic
+    diagnosis of an alert): nothing is said, the outcome is only logged."""
     if not user and not response_url:
         deps.log.info("nobody to tell", extra={"channel": channel})
         return
@@ -75,6 +86,8 @@ def tell_user(deps: Deps, *, channel: str, user: str, message: SlackMessage, thr
     try:
         if response_url:
             deps.sink.respond(response_url=response_url, message=sealed)
+        elif is_dm(channel):
+            deps.sink.post(channel=channel, message=sealed, thread_ts=thread_ts)
         else:
             deps.sink.ephemeral(channel=channel, user=user, message=sealed, thread_ts=thread_ts)
     except SlackDown as exc:
@@ -253,5 +266,7 @@ def answer(deps: Deps, ask: Ask, *, result: Answer, root: str, thread: str | Non
     deps.metrics.count_redactions(result.counts)
     post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=thread)
     deps.recent.put(ask.channel, thread, diag=result.diag)
+    remember_diagnosis(deps.store, user=ask.user, target=str(ask.target), channel=ask.channel,
+                       case=primary_case_of(result.diag))
     _edit(deps, ask.channel, root, result.verdict)
     auto_timeline(deps, channel=ask.channel, thread_ts=root, target=ask.target, lang=ask.lang)

@@ -14,9 +14,9 @@ from bot.models import Target, TargetKind
 from bot.models.evidence import echo
 from bot.preflight.nodes import parse_selector
 
-Verb = Literal["diagnose", "ticket", "alerts", "mute", "unmute", "help",
+Verb = Literal["diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch",
                "preflight", "nodes", "compare", "timeline"]
-VERBS: tuple[Verb, ...] = ("diagnose", "ticket", "alerts", "mute", "unmute", "help",
+VERBS: tuple[Verb, ...] = ("diagnose", "ticket", "alerts", "mute", "unmute", "help", "watch", "unwatch",
                            "preflight", "nodes", "compare", "timeline")
 MAX_TEXT = 1000
 MAX_MUTE_SECONDS = 7 * 24 * 3600
@@ -71,7 +71,8 @@ def _options(words: list[str], allowed: set[str]) -> tuple[list[str], dict[str, 
 
 def parse_command(text: str) -> Command:
     """`diagnose TARGET [--namespace NS] [--lang zh|en]`, `ticket TARGET [--namespace NS]`, `alerts`,
-    `mute KEY DURATION`, `unmute KEY`, `help` (also for empty text)."""
+    `mute KEY DURATION`, `unmute KEY`, `watch TARGET [--namespace NS] [--lang zh|en]`, `unwatch TARGET
+    [--namespace NS]`, `help` (also for empty text)."""
     if len(text) > MAX_TEXT:
         raise UsageError(f"command text too long ({len(text)} characters)")
     if any(ord(c) < 32 and c not in "\t\n\r" for c in text):
@@ -82,8 +83,8 @@ def parse_command(text: str) -> Command:
     verb, args = words[0].lower(), words[1:]
     if verb in ("preflight", "nodes", "compare", "timeline"):
         return _before_and_between(verb, args)
-    if verb in ("diagnose", "ticket"):
-        rest, opts = _options(args, {"--namespace", "--lang"} if verb == "diagnose" else {"--namespace"})
+    if verb in ("diagnose", "ticket", "watch", "unwatch"):
+        rest, opts = _options(args, {"--namespace", "--lang"} if verb in ("diagnose", "watch") else {"--namespace"})
         if len(rest) != 1:
             raise UsageError(f"{verb} takes one target: JOB, job/NAME, pod/NAME or runner/NAME")
         lang = opts.get("--lang")
@@ -151,3 +152,36 @@ def parse_key(text: str) -> str:
     if not _KEY.fullmatch(text):
         raise UsageError(f"{echo(text, 80)} is not an alert key (see /rlark alerts)")
     return text
+
+
+_NAMED = re.compile(r"(?<![\w/.-])(job|pod|runner)/([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)(?![\w/])")
+_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+CHAT_VERBS = ("diagnose", "ticket", "watch", "unwatch", "help")
+
+
+def named_targets(text: str, *, ui_url: str | None) -> list[Target]:
+    """The targets a message names, in order, each once: `job/NAME`, `pod/NAME`, `runner/NAME`, and RLark UI
+    job URLs (`<ui_url>/jobs/<name>`, as typed or as Slack's `<url|label>` link). Names that are not valid
+    object names are skipped."""
+    text = text[:MAX_TEXT * 4]
+    found: list[tuple[int, str]] = [(m.start(), f"{m.group(1)}/{m.group(2)}") for m in _NAMED.finditer(text)]
+    if ui_url:
+        ui = re.compile(re.escape(ui_url.rstrip("/")) + r"/jobs/([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?![\w-])")
+        found += [(m.start(), f"job/{m.group(1)}") for m in ui.finditer(text)]
+    out: list[Target] = []
+    for _, spelled in sorted(found):
+        try:
+            target = Target.parse(spelled)
+        except ValueError:
+            continue
+        if target not in out:
+            out.append(target)
+    return out
+
+
+def parse_chat(text: str) -> Command:
+    """A mention's or a DM's text: the slash command's grammar without the mentions, limited to `CHAT_VERBS`."""
+    cmd = parse_command(_MENTION.sub(" ", text).strip())
+    if cmd.verb not in CHAT_VERBS:
+        raise UsageError(f"{cmd.verb} is for the slash command: in a mention or a DM use {', '.join(CHAT_VERBS)}")
+    return cmd

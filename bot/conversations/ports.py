@@ -80,4 +80,16 @@ class ChatSink(Protocol):
 
     def usergroup_members(self, usergroup: str) -> list[str]: ...
 
+    def open_view(self, *, trigger_id: str, view: SafeValue) -> None:
+        """A modal (`views.open`), opened with the trigger of a shortcut."""
+        ...
+
+    def publish_home(self, *, user: str, view: SafeValue) -> None:
+        """The user's App Home tab (`views.publish`)."""
+        ...
+
+    def user_channels(self, user: str) -> list[str]:
+        """The channels `user` is a member of (`users.conversations`, every page)."""
+        ...
+
     def auth_test(self) -> dict[str, Any]: ...

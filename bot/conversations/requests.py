@@ -11,6 +11,7 @@ from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, run_diagnosis, tell
 from bot.conversations.parsing import Command
 from bot.conversations.tickets import run_ticket
+from bot.conversations.watch import run_unwatch, run_watch
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
 from bot.store.base import StoreUnavailable
@@ -61,7 +62,8 @@ def hand_off(deps: Deps, *, work: Callable[[], str], audit: Audit, lang: str,
 
 def diagnose_later(deps: Deps, cmd: Command, *, audit: Audit, lang: str, response_url: str | None,
                    trigger: str | None) -> None:
-    """`/rlark diagnose` and `/rlark ticket`, acknowledged already: on the bounded pool, answered in a thread."""
+    """`/rlark diagnose`, `ticket`, `watch` and `unwatch`, acknowledged already: on the bounded pool, answered
+    in a thread."""
     assert cmd.target is not None
     audit.about(command=cmd.verb, target=str(cmd.target))
     ask = Ask(channel=audit.channel, user=audit.user, target=cmd.target, lang=lang, response_url=response_url)
@@ -69,6 +71,10 @@ def diagnose_later(deps: Deps, cmd: Command, *, audit: Audit, lang: str, respons
     def work() -> str:
         if not first_time(deps, trigger):  # a request already taken (Slack's retry, a double submission)
             return "duplicate_request"
+        if cmd.verb == "watch":
+            return run_watch(deps, ask)
+        if cmd.verb == "unwatch":
+            return run_unwatch(deps, ask)
         return run_ticket(deps, ask) if cmd.verb == "ticket" else run_diagnosis(deps, ask)
 
     def say(message: SlackMessage) -> None:

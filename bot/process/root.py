@@ -14,6 +14,7 @@ from bot.conversations.alert_delivery import SlackAlertSink
 from bot.conversations.alerts import StoreAlertOps
 from bot.conversations.deps import AdminCache, Deps
 from bot.conversations.from_alert import auto_diagnose
+from bot.conversations.watching import WatchTicker
 from bot.errors import SourceError, UsageError
 from bot.obs.metrics import Metrics
 from bot.process.lifecycle import BotProcess
@@ -109,6 +110,8 @@ def start_alerts(bot: BotProcess) -> None:
                                 runbook=deps.service.runbook, collect=ticked_by(deps.engine.tick),
                                 on_lag=lambda group, seconds: deps.metrics.observe_scheduler_lag(seconds),
                                 on_firing=deps.metrics.set_alerts_firing)
+    watches = WatchTicker(deps)
+    scheduler.every("watches", deps.settings.watch_interval_seconds, watches.run)
     scheduler.start()
     bot.on_stop.append(lambda: scheduler.shutdown(wait=True))
 

@@ -29,8 +29,8 @@ _USER_ID: Final = re.compile(r"[UW][A-Z0-9]{2,20}")
 ALERT_SUMMARY: Final = 300
 
 _USAGE = ("{c} diagnose TARGET [--namespace NS] [--lang zh|en] · {c} ticket TARGET · {c} alerts · "
-          "{c} mute ALERT_KEY DURATION · {c} unmute ALERT_KEY · {c} preflight job/NAME · {c} nodes SELECTOR · "
-          "{c} compare job/A job/B · {c} timeline TARGET · {c} help")
+          "{c} mute ALERT_KEY DURATION · {c} unmute ALERT_KEY · {c} watch TARGET · {c} unwatch TARGET · "
+          "{c} preflight job/NAME · {c} nodes SELECTOR · {c} compare job/A job/B · {c} timeline TARGET · {c} help")
 
 # kind -> (required fields, optional fields)
 KINDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {

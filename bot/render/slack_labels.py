@@ -114,12 +114,14 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
         "`runner/name`，结果发在本频道的话题里\n*{c} ticket TARGET*：生成给平台管理员的工单\n*{c} alerts*：当前告警\n"
         "*{c} mute ALERT_KEY DURATION*（如 `2h`）/ *{c} unmute ALERT_KEY*：静音或恢复告警（仅管理员组）\n"
         "*{c} preflight job/NAME*、*nodes SELECTOR*、*compare job/A job/B*、*timeline TARGET*：运行前后的检查\n"
+        "*{c} watch* / *unwatch TARGET*：在话题里跟踪 Job 或 pod；也可 `@rlark` 或私信\n"
         "告警上：*诊断* 回复在告警话题里，*我来处理* 表示已接手；:+1:/:-1: 评价诊断。\n"
         "*{c} help*：本帮助。机器人只读，不会修改或删除任何对象。",
         "*{c} diagnose TARGET* [--namespace NS] [--lang zh|en]: a RLark Job (`name`, `job/name`), `pod/name` or "
         "`runner/name`, answered in a thread\n*{c} ticket TARGET*: the admin ticket\n*{c} alerts*: what is firing\n"
         "*{c} mute KEY 2h* / *{c} unmute KEY*: admins only\n"
         "*{c} preflight job/NAME*, *nodes k=v*, *compare job/A job/B*, *timeline TARGET*: before and between runs\n"
+        "*{c} watch*/*unwatch TARGET*: follow in a thread\n"
         "On alerts: *Diagnose*, *I'm on it*; :+1:/:-1: rate a diagnosis.\n"
         "*{c} help*: this help. The bot only reads; it never changes or deletes anything.",
     ),

@@ -6,6 +6,7 @@ schedule names the same slots and the store lock picks one runner per slot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -19,6 +20,12 @@ class Scheduler:
         self.runner = runner
         self.misfire_grace = misfire_grace_seconds
         self._scheduler: BackgroundScheduler | None = None
+        self._extra: list[tuple[str, float, Callable[[float], object]]] = []
+
+    def every(self, name: str, seconds: float, run: Callable[[float], object]) -> None:
+        """One more job on its own interval grid (`run(now)`; the job itself takes care of once-per-slot),
+        added before `start`."""
+        self._extra.append((name, seconds, run))
 
     def start(self) -> None:
         """Start the background thread; each group first runs at its next slot boundary."""
@@ -32,8 +39,22 @@ class Scheduler:
                                                                   timezone=UTC),
                               args=[group], id=f"checks:{group.name}", name=f"checks {group.name}",
                               max_instances=1, coalesce=True, misfire_grace_time=int(grace))
+        for name, seconds, run in self._extra:
+            scheduler.add_job(self._call, trigger=IntervalTrigger(seconds=seconds,
+                                                                  start_date=datetime.fromtimestamp(0, UTC),
+                                                                  timezone=UTC),
+                              args=[run], id=name, name=name, max_instances=1, coalesce=True,
+                              misfire_grace_time=int(max(1.0, seconds / 2)))
         scheduler.start()
         self._scheduler = scheduler
+
+    def _call(self, run: Callable[[float], object]) -> None:
+        try:
+            run(self.runner.clock())
+        except Exception:  # one bad run must not stop the schedule
+            import logging
+
+            logging.getLogger("bot.scheduler").exception("scheduled job failed")
 
     def _fire(self, group: CheckGroup) -> None:
         self.runner.run_group(group, now=self.runner.clock())

@@ -67,6 +67,26 @@ class SlackSink:
             kwargs["metadata"] = _meta(message.metadata)
         self._call(self.client.chat_update, **kwargs)
 
+    def open_view(self, *, trigger_id: str, view: SafeValue) -> None:
+        _checked(view, SafeValue)
+        self._call(self.client.views_open, trigger_id=trigger_id, view=dict(view.value))
+
+    def publish_home(self, *, user: str, view: SafeValue) -> None:
+        _checked(view, SafeValue)
+        self._call(self.client.views_publish, user_id=user, view=dict(view.value))
+
+    def user_channels(self, user: str) -> list[str]:
+        channels: list[str] = []
+        cursor = ""
+        for _ in range(50):  # 50 pages of 200: far past any one person's channels
+            page = self._call(self.client.users_conversations, user=user, types="public_channel,private_channel",
+                              exclude_archived=True, limit=200, cursor=cursor or None)
+            channels += [str(c.get("id")) for c in page.get("channels") or [] if c.get("id")]
+            cursor = str((page.get("response_metadata") or {}).get("next_cursor") or "")
+            if not cursor:
+                break
+        return channels
+
     def ephemeral(self, *, channel: str, user: str, message: Sealed, thread_ts: str | None = None) -> None:
         _checked(message, Sealed)
         kwargs: dict[str, Any] = {"channel": channel, "user": user, "text": message.text,

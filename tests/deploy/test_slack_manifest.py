@@ -11,10 +11,10 @@ import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 MANIFEST = DEPLOY / "slack" / "manifest.yaml"
-USAGE = ("diagnose JOB | ticket JOB | preflight job/NAME | nodes k=v | compare job/A job/B | timeline JOB | alerts | "
-         "mute KEY 2h | unmute KEY | help")
-SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read", "links:read", "links:write",
-          "channels:history", "groups:history"}
+USAGE = ("diagnose JOB | ticket JOB | watch JOB | unwatch JOB | preflight job/NAME | nodes k=v | compare job/A job/B "
+         "| timeline JOB | alerts | mute KEY 2h | unmute KEY | help")
+SCOPES = {"commands", "chat:write", "files:write", "usergroups:read", "channels:read", "groups:read",
+          "app_mentions:read", "im:history", "links:read", "links:write", "channels:history", "groups:history"}
 # History is read only to find the bot's own post by its idempotency key when Slack answered it late.
 HISTORY = {"channels:history", "groups:history"}
 # Keys of Slack's app manifest schema that this manifest may use (display, features, OAuth, settings).
@@ -63,7 +63,20 @@ def test_least_scopes(manifest: dict[str, Any]) -> None:
     assert set(scopes) == {"bot"}  # no user token
     assert set(scopes["bot"]) == SCOPES and len(scopes["bot"]) == len(SCOPES)
     assert "chat:write.public" not in scopes["bot"]
-    assert not [s for s in scopes["bot"] if (s.endswith(":history") and s not in HISTORY) or s.startswith("admin")]
+    # History the bot may read: its own DMs (message.im), and channels' only to find its own late-answered post.
+    assert not [s for s in scopes["bot"]
+                if (s.endswith(":history") and s not in HISTORY | {"im:history"}) or s.startswith("admin")]
+
+
+def test_events_shortcuts_and_the_home_tab(manifest: dict[str, Any]) -> None:
+    assert manifest["settings"]["event_subscriptions"]["bot_events"] == ["link_shared", "app_mention", "message.im",
+                                                                         "app_home_opened"]
+    shortcuts = {s["callback_id"]: s["type"] for s in manifest["features"]["shortcuts"]}
+    assert shortcuts == {"rlark_diagnose_message": "message", "rlark_diagnose_modal": "global",
+                         "rlark_preflight_message": "message"}
+    assert all(len(s["name"]) <= 24 and len(s["description"]) <= 80 for s in manifest["features"]["shortcuts"])
+    assert manifest["features"]["app_home"]["home_tab_enabled"] is True
+    assert manifest["features"]["app_home"]["messages_tab_enabled"] is True  # DMs to the bot
 
 
 def test_socket_mode_and_interactivity(manifest: dict[str, Any]) -> None:
@@ -76,8 +89,8 @@ def test_socket_mode_and_interactivity(manifest: dict[str, Any]) -> None:
 def test_the_header_says_how_to_switch_to_http_and_names_the_metadata_types() -> None:
     text = MANIFEST.read_text(encoding="utf-8")
     assert "socket_mode_enabled: false" in text
-    assert text.count("https://<host>/slack/events") >= 4
-    for event_type in ("rlark_diagnosis", "rlark_ticket", "rlark_alert"):
+    assert text.count("https://<host>/slack/events") >= 4  # commands, interactivity and events
+    for event_type in ("rlark_diagnosis", "rlark_ticket", "rlark_alert", "rlark_watch"):
         assert event_type in text
 
 

@@ -137,6 +137,16 @@ class SlackStandIn:
         with self.cond:
             self.model.channels[channel] = Channel(channel, name, is_private=is_private, is_member=is_member)
 
+    def set_member(self, user: str, channels: list[str]) -> None:
+        """The channels `users.conversations` lists for `user`."""
+        with self.cond:
+            self.model.members[user] = list(channels)
+
+    def views(self, method: str | None = None, *, user: str | None = None) -> list[Obj]:
+        """Views opened (`views.open`) and published (`views.publish`), in order: {method, user|trigger_id, view}."""
+        with self.cond:
+            return [v for v in self.model.views if method in (None, v["method"]) and user in (None, v.get("user"))]
+
     def new_response_url(self, *, channel: str, user: str, message_ts: str | None = None) -> str:
         """A response URL for a command or action by `user` in `channel` (`message_ts`: the clicked message)."""
         with self.cond:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .limits import ApiError, check_message
+from .limits import ApiError, check_blocks, check_message
 from .model import (
     APP_ID,
     BOT_ID,
@@ -41,6 +41,7 @@ class Workspace:
         self.socket_url: Callable[[], str | None] = lambda: None
         self.channels: dict[str, Channel] = {}
         self.usergroups: dict[str, list[str]] = {}
+        self.members: dict[str, list[str]] = {}  # user -> channels (users.conversations)
         self._last_us = 0
         self._ids = itertools.count(1)
         self.clear()
@@ -54,6 +55,7 @@ class Workspace:
         self.ephemerals: list[Ephemeral] = []
         self.files: dict[str, File] = {}
         self.responses: dict[str, ResponseUrl] = {}
+        self.views: list[Obj] = []  # {"method", "user", "trigger_id", "view"} in order
 
     # ---- identities
 
@@ -290,6 +292,53 @@ def files_complete_upload_external(ws: Workspace, params: Obj) -> Obj:
     return {"files": [f.to_api() for f in files]}
 
 
+def _view(params: Obj, *, kind: str) -> Obj:
+    view = params.get("view")
+    if isinstance(view, str):
+        try:
+            view = json.loads(view)
+        except json.JSONDecodeError as e:
+            raise ApiError("invalid_arguments", [f"{e.msg} [json-pointer:/view]"]) from e
+    if not isinstance(view, dict) or view.get("type") != kind:
+        raise ApiError("invalid_arguments", [f"must be a {kind} view [json-pointer:/view/type]"])
+    check_blocks(view.get("blocks"))
+    if kind == "modal":
+        title = (view.get("title") or {}).get("text", "")
+        if not title or len(title) > 24:
+            raise ApiError("invalid_arguments", ["must be 1 to 24 characters [json-pointer:/view/title]"])
+    if len(view.get("blocks") or []) > 100:
+        raise ApiError("invalid_arguments", ["must be at most 100 items [json-pointer:/view/blocks]"])
+    return view
+
+
+def views_open(ws: Workspace, params: Obj) -> Obj:
+    if not params.get("trigger_id"):
+        raise ApiError("invalid_trigger_id")
+    view = _view(params, kind="modal")
+    ws.views.append({"method": "views.open", "trigger_id": str(params["trigger_id"]), "view": view})
+    return {"view": {**view, "id": ws.next_id("V")}}
+
+
+def views_publish(ws: Workspace, params: Obj) -> Obj:
+    if not params.get("user_id"):
+        raise ApiError("invalid_arguments", ["missing user_id"])
+    view = _view(params, kind="home")
+    ws.views.append({"method": "views.publish", "user": str(params["user_id"]), "view": view})
+    return {"view": {**view, "id": ws.next_id("V")}}
+
+
+def users_conversations(ws: Workspace, params: Obj) -> Obj:
+    """The user's channels, two per page (so paging is exercised), public and private."""
+    user = str(params.get("user") or "")
+    if not user:
+        raise ApiError("invalid_arguments", ["missing user"])
+    mine = ws.members.get(user, [])
+    start = int(str(params.get("cursor") or "0") or "0")
+    page = mine[start:start + 2]
+    nxt = str(start + 2) if start + 2 < len(mine) else ""
+    return {"channels": [{"id": c} for c in page], "response_metadata": {"next_cursor": nxt}}
+
+
 def apps_connections_open(ws: Workspace, params: Obj) -> Obj:
     url = ws.socket_url()
     if url is None:
@@ -311,6 +360,9 @@ METHODS: dict[str, Callable[[Workspace, Obj], Obj]] = {
     "files.getUploadURLExternal": files_get_upload_url_external,
     "files.completeUploadExternal": files_complete_upload_external,
     "apps.connections.open": apps_connections_open,
+    "views.open": views_open,
+    "views.publish": views_publish,
+    "users.conversations": users_conversations,
 }
 APP_TOKEN_METHODS = frozenset({"apps.connections.open"})
 JSON_PARAMS = ("blocks", "attachments", "metadata", "files", "unfurls")

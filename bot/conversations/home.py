@@ -1,0 +1,104 @@
+"""The App Home tab, published when a user opens it (`app_home_opened`), never pushed on alert changes and never
+polled per user. Per user: the firing alerts of the bound channels they are in (`users.conversations`, cached
+for `RLARK_BOT_HOME__CHANNELS_TTL_SECONDS`), their recent diagnoses (kept in the store when answered) and their
+watches, and the state of the bot, its clusters and agents. The view a user was last shown is reused for
+`RLARK_BOT_HOME__VIEW_TTL_SECONDS`: opening the tab again within that time publishes nothing."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.conversations.deps import Deps
+from bot.conversations.history import recent_key
+from bot.conversations.ports import SlackDown
+from bot.conversations.watch import PREFIX as WATCH_PREFIX
+from bot.redact import seal
+from bot.render.slack_home import HomeAlert, HomeItem, home_view, verbatim_keys
+from bot.store.base import StoreUnavailable
+
+
+class Home:
+    """Builds and publishes users' App Home views, with the caches that keep Slack and the store calls few."""
+
+    def __init__(self, deps: Deps, *, clock: Any = time.monotonic) -> None:
+        self.deps = deps
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._channels: dict[str, tuple[float, list[str]]] = {}
+        self._shown: dict[str, tuple[float, str]] = {}
+
+    def channels_of(self, user: str) -> list[str]:
+        """The bound channels `user` is a member of (Slack asked at most once per TTL per user)."""
+        ttl = self.deps.settings.home.channels_ttl_seconds
+        with self._lock:
+            hit = self._channels.get(user)
+        if hit is None or self.clock() - hit[0] >= ttl:
+            mine = self.deps.sink.user_channels(user)
+            hit = (self.clock(), mine)
+            with self._lock:
+                self._channels[user] = hit
+        return [c for c in hit[1] if c in self.deps.settings.channels]
+
+    def view(self, user: str, *, lang: str = "en") -> tuple[dict[str, Any], tuple[str, ...]]:
+        deps = self.deps
+        try:
+            channels = self.channels_of(user)
+        except SlackDown as exc:
+            deps.log.warning("home: user's channels not readable", extra={"reason": str(exc)})
+            channels = []
+        alerts: list[HomeAlert] = []
+        if deps.alerts is not None:
+            for channel in channels:
+                with contextlib.suppress(StoreUnavailable):
+                    alerts += [HomeAlert(channel, a) for a in deps.alerts.firing_for(channel)[0]]
+        recent, watches = self._recent(user), self._watches(user)
+        problem = None if deps.readiness.ready else deps.readiness.reason()
+        at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        view = home_view(problem=problem, alerts=alerts, recent=recent, watches=watches,
+                         command=deps.settings.slash_command, at=at, redactor=deps.redactor, lang=lang)
+        return view, verbatim_keys(alerts)
+
+    def _recent(self, user: str) -> list[HomeItem]:
+        try:
+            doc = self.deps.store.get_doc(recent_key(user))
+        except StoreUnavailable:
+            return []
+        items = (doc.doc if doc else {}).get("items", [])
+        return [HomeItem(str(i.get("target", "")), str(i.get("case", "")), str(i.get("channel", ""))) for i in items]
+
+    def _watches(self, user: str) -> list[HomeItem]:
+        try:
+            docs = self.deps.store.scan_docs(WATCH_PREFIX)
+        except StoreUnavailable:
+            return []
+        return [HomeItem(str(v.doc.get("label", "")), str(v.doc.get("stage", "")), str(v.doc.get("channel", "")))
+                for _, v in docs if v.doc.get("by") == user and v.doc.get("state") == "watching"]
+
+    def opened(self, user: str) -> bool:
+        """The tab was opened: publish the user's view unless the same view was published within the TTL."""
+        deps = self.deps
+        view, keep = self.view(user)
+        sealed = seal(view, deps.redactor, verbatim=keep)
+        digest = hashlib.sha256(repr(_without_time(sealed.value)).encode()).hexdigest()
+        with self._lock:
+            last = self._shown.get(user)
+        if last and last[1] == digest and self.clock() - last[0] < deps.settings.home.view_ttl_seconds:
+            return False
+        try:
+            deps.sink.publish_home(user=user, view=sealed)
+        except SlackDown as exc:
+            deps.log.warning("home not published", extra={"reason": str(exc)})
+            return False
+        with self._lock:
+            self._shown[user] = (self.clock(), digest)
+        return True
+
+
+def _without_time(view: Any) -> Any:
+    """The view without its last block (the time it was built), for telling whether anything changed."""
+    return {**view, "blocks": view.get("blocks", [])[:-1]} if isinstance(view, dict) else view

@@ -1,0 +1,188 @@
+"""The watches' tick: once per slot across replicas, one look per watched target, one reply per change.
+
+A run takes the store lock `tick:watch:<slot>` (slot = the interval slot of `now`), so replicas firing the same
+slot run it once; a finished run leaves a `tick-done:watch:<slot>` marker. Watches of the same target (in
+several channels) share one look: one `engine.diagnose` in the worker pool, which reads the target's objects
+once, up to four targets at a time. Each watch then moves by compare-and-set on its document before anything is
+posted, so even two runs of one slot (a lock that expired under a stalled replica) post each change once. A
+change of stage, case and end seen in one tick is one reply; a Job that failed also gets its diagnosis in the
+thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from bot.conversations.deps import Deps
+from bot.conversations.diagnosis import post_patiently
+from bot.conversations.ports import SlackDown
+from bot.conversations.watch import PREFIX, Doc, finish, primary_case, stop
+from bot.diagnose import Diagnosis
+from bot.errors import NotFound, UserError
+from bot.models import Target, TargetKind
+from bot.render.slack_watch import change_lines
+from bot.store.base import Lock, StoreUnavailable, Versioned
+from bot.workers.api import WorkerLost, render_answer
+
+LOOKS_AT_ONCE = 4  # as many as `serve` has diagnosis workers
+ENDED_JOB = ("Succeeded", "Failed", "Stopped")
+ENDED_POD = ("Succeeded", "Failed")
+
+
+@dataclass(frozen=True)
+class Look:
+    """One read of a target in one tick: its stage, primary case and phase, and whether it ended or is gone."""
+
+    stage: str = ""
+    case: str = "none"
+    phase: str = ""
+    ended: bool = False
+    gone: bool = False
+    diag: Diagnosis | None = None
+
+
+@dataclass
+class WatchReport:
+    slot: int
+    ran: bool = False
+    why: str = ""
+    watches: int = 0
+    looks: int = 0
+    replies: int = 0
+    seconds: float = 0.0
+    failed: list[str] = field(default_factory=list)
+
+
+def _ident(target: Target) -> tuple[str, str, str]:
+    return (target.kind.value, target.name, target.namespace)
+
+
+def look_at(diag: Diagnosis) -> Look:
+    target = diag.target
+    if target.kind is TargetKind.JOB:
+        phase = diag.facts.job_phase
+        ended = phase in ENDED_JOB or diag.facts.stopped
+    else:
+        phase = next((p.phase for p in diag.facts.pods if p.name == target.name), "")
+        ended = phase in ENDED_POD
+    return Look(stage=diag.last_stage, case=primary_case(diag), phase=phase, ended=ended, diag=diag)
+
+
+class WatchTicker:
+    """Runs the watches for one slot; `bot.process` drives it on the scheduler, tests call `run(now)`."""
+
+    def __init__(self, deps: Deps, *, clock: Callable[[], float] = time.time) -> None:
+        self.deps = deps
+        self.clock = clock
+
+    @property
+    def interval(self) -> int:
+        return self.deps.settings.watch_interval_seconds
+
+    def run(self, now: float | None = None) -> WatchReport:
+        at = self.clock() if now is None else now
+        report = WatchReport(slot=int(at // self.interval))
+        store = self.deps.store
+        lock: Lock | None = None
+        started = time.monotonic()
+        try:
+            if store.get(f"tick-done:watch:{report.slot}") is not None:
+                report.why = "slot already run"
+                return report
+            lock = store.acquire_lock(f"tick:watch:{report.slot}",
+                                      ttl_seconds=self.deps.settings.checks.lock_ttl_seconds)
+            if lock is None:
+                report.why = "slot already taken by another run"
+                return report
+            docs = store.scan_docs(PREFIX)
+        except StoreUnavailable as exc:  # watches live in the store: without it there is nothing to run
+            self.deps.log.warning("watch tick skipped: store unavailable", extra={"reason": str(exc)})
+            report.why = "store unavailable"
+            return report
+        self._advance_all(docs, now=at, lock=lock, report=report)
+        with contextlib.suppress(StoreUnavailable):
+            store.claim(f"tick-done:watch:{report.slot}", ttl_seconds=3 * self.interval)
+            store.release_lock(lock)
+        report.ran, report.seconds = True, time.monotonic() - started
+        return report
+
+    def _advance_all(self, docs: list[tuple[str, Versioned]], *, now: float, lock: Lock,
+                     report: WatchReport) -> None:
+        live = [(k, v) for k, v in docs if v.doc.get("state") == "watching" and v.doc.get("root")]
+        report.watches = len(live)
+        due = []
+        for key, versioned in live:
+            if now >= float(versioned.doc.get("until", 0)):
+                hours = self.deps.settings.watch.max_hours
+                if self.deps.store.holds(lock) and stop(self.deps, key=key, versioned=versioned, hours=hours):
+                    report.replies += 1
+            else:
+                due.append((key, versioned, Doc(versioned.doc).target))
+        targets = list({_ident(t): t for _, _, t in due}.values())
+        looks = self._looks(targets)
+        report.looks = len(targets)
+        for key, versioned, target in due:
+            seen = looks[_ident(target)]
+            if seen is None:
+                report.failed.append(str(target))
+            elif self._advance(key, versioned, seen, lock=lock):
+                report.replies += 1
+
+    def _looks(self, targets: list[Target]) -> dict[tuple[str, str, str], Look | None]:
+        """One look per target, `LOOKS_AT_ONCE` at a time (each a diagnosis in the worker pool)."""
+        if not targets:
+            return {}
+        with ThreadPoolExecutor(max_workers=min(LOOKS_AT_ONCE, len(targets)),
+                                thread_name_prefix="watch-look") as pool:
+            return {_ident(t): seen for t, seen in zip(targets, pool.map(self._look, targets), strict=True)}
+
+    def _look(self, target: Target) -> Look | None:
+        """One read of the target (in the worker pool); None when it could not be read this tick."""
+        try:
+            return look_at(self.deps.engine.diagnose(target))
+        except NotFound:
+            return Look(ended=True, gone=True)
+        except (UserError, WorkerLost) as exc:
+            self.deps.log.warning("watch: target not read this tick", extra={"target": str(target),
+                                                                            "reason": str(exc)})
+            return None
+
+    def _advance(self, key: str, versioned: Versioned, seen: Look, *, lock: Lock) -> bool:
+        """Move one watch to what was seen: compare-and-set first, then one reply. True when it replied."""
+        doc = Doc(versioned.doc)
+        old = doc.view()
+        new = doc.view(stage=seen.stage or old.stage, case=seen.case if not seen.gone else old.case,
+                       state="ended" if seen.ended else "watching")
+        if new == old:
+            return False
+        lang = str(doc.raw.get("lang", "en"))
+        lines = change_lines(old=old, new=new, phase=seen.phase, gone=seen.gone, lang=lang, redactor=self.deps.redactor)
+        try:
+            if not self.deps.store.holds(lock):  # fencing: a stalled run whose lock passed on posts nothing
+                return False
+            moved = {**versioned.doc, "stage": new.stage, "case": new.case, "state": new.state}
+            if self.deps.store.put_doc(key, moved, expect_version=versioned.version) is None:
+                return False
+        except StoreUnavailable as exc:
+            self.deps.log.warning("watch not advanced: store unavailable", extra={"reason": str(exc)})
+            return False
+        finish(self.deps, doc=doc, view=new, lines=lines)
+        if new.state == "ended":
+            if seen.diag is not None and seen.phase in ("Failed", "Stopped"):
+                self._diagnosis(doc, seen.diag, lang=lang)
+            with contextlib.suppress(StoreUnavailable):
+                self.deps.store.delete(key)
+        return True
+
+    def _diagnosis(self, doc: Doc, diag: Diagnosis, *, lang: str) -> None:
+        """The failed target's diagnosis as a reply in the watch's thread (rendered and redacted as §5's)."""
+        answer = render_answer(diag, lang=lang, redactor=self.deps.redactor)
+        try:
+            post_patiently(self.deps, channel=str(doc.raw["channel"]), message=answer.reply,
+                           thread_ts=str(doc.raw["root"]))
+        except SlackDown as exc:
+            self.deps.log.warning("watch diagnosis not delivered", extra={"reason": str(exc)})
