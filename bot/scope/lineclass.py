@@ -208,3 +208,21 @@ def succeeded_later(text: str, end: int, *, limit: int = LOOKAHEAD_LINES) -> boo
             return False
         pos = nxt + 1
     return False
+
+
+# A level its writer gave the line, below error: `NCCL WARN`, `[W 412 412]`-style tokens aside, the upper-case words
+# loggers print (`WARN`, `WARNING`, `INFO`, `NOTICE`).
+LEVEL_BELOW_ERROR = re.compile(r"\b(?:WARN|WARNING|INFO|NOTICE)\b")
+
+
+def warned_then_went_on(line: str, text: str, end: int) -> bool:
+    """Whether a line its writer logged below error level, with no failure word of its own beyond that level
+    (counters at zero aside), was followed by a success before any failure: a step that warned and went on (NCCL's
+    "NCCL WARN NET/Socket : GPU Direct RDMA Disabled" before "Connected all rings"), not a failure. A warning that
+    names one ("NCCL WARN Cuda failure 'out of memory'") is not excused, nor one that no success follows."""
+    if LEVEL_BELOW_ERROR.search(line) is None and NOTE.search(line) is None:
+        return False
+    if ALARM.search(zero_stripped(line)) is not None:
+        return False
+    return succeeded_later(text, end)
+
