@@ -153,7 +153,7 @@ def checkpoint_tqdm_nan_guard() -> Scenario:
 
 @scenario
 def memory_summary_zero_oom() -> Scenario:
-    sc, head = _healthy("calm-memory-summary-zero-oom")
+    sc, _head = _healthy("calm-memory-summary-zero-oom")
     _append_head(sc, (
         "|===========================================================================|\n"
         "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
@@ -172,7 +172,7 @@ def memory_summary_zero_oom() -> Scenario:
 
 @scenario
 def deprecation_mentions_error() -> Scenario:
-    sc, head = _healthy("calm-deprecation-mentions-error")
+    sc, _head = _healthy("calm-deprecation-mentions-error")
     _append_head(sc, (
         "/opt/conda/envs/rlinf/lib/python3.10/site-packages/transformers/generation/configuration_utils.py:818: "
         "UserWarning: `return_dict_in_generate` is NOT set to `True`, but `output_scores` is. This will raise an "
@@ -188,7 +188,7 @@ def deprecation_mentions_error() -> Scenario:
 
 @scenario
 def config_dump_words() -> Scenario:
-    sc, head = _healthy("calm-config-dump-words")
+    sc, _head = _healthy("calm-config-dump-words")
     _append_head(sc, (
         "runner:\n"
         "  max_steps: 1000\n"
@@ -230,7 +230,7 @@ def node_events_before_pod() -> Scenario:
 
 @scenario
 def evicted_long_ago() -> Scenario:
-    sc, head = _healthy("calm-evicted-long-ago", age=6000)
+    sc, _head = _healthy("calm-evicted-long-ago", age=6000)
     _append_head(sc, "", steps=60)
     w = sc.jobs[0].task("rollout").pods[1]
     w.started_min = 4000
@@ -244,6 +244,48 @@ def evicted_long_ago() -> Scenario:
                                 message="Stopping container main", first=ts(4001.9), host=w.node or ""))
     sc.expects("Rollout pod 1 was evicted almost three days ago and its replacement has run since without "
                "restarts. A note at most. " + NO_ERROR, healthy=True)
+    return sc
+
+
+@scenario
+def hccl_settings() -> Scenario:
+    sc, _head = _healthy("calm-hccl-settings")
+    _append_head(sc, (
+        "[INFO] HCCL(2231,python):2026-12-03-22:01:02.123.456 [hccl_comm.cc:211] HCCL exec timeout is set to "
+        "1800s, connect timeout 120s\n"
+        "[INFO] HCCL(2231,python):2026-12-03-22:01:02.223.456 [op_base.cc:402] rank 0 of 32: "
+        "HcclCommInitRootInfo success, take time 4123 us\n"
+        "[INFO] RUNTIME(2231,python):2026-12-03-22:01:03.001.002 [stream.cc:88] stream sync timeout set to 600 s\n"
+        "NPU health: 8/8 OK, ECC errors 0, link down count 0\n"))
+    sc.expects("An Ascend run prints its HCCL and runtime timeout settings and a successful communicator init. "
+               + NO_ERROR, healthy=True, last_stage="training-signal")
+    return sc
+
+
+@scenario
+def object_spilling() -> Scenario:
+    sc, _head = _healthy("calm-object-spilling")
+    _append_head(sc, (
+        "(raylet) Spilled 2048 MiB, 12 objects, write throughput 912 MiB/s. Set RAY_verbose_spill_logs=0 to disable "
+        "this message.\n"
+        "(raylet) Restored 512 MiB, 3 objects, read throughput 1.2 GiB/s\n"
+        "object store: 18.2 GiB / 40.0 GiB used (45.5%), spilled 2.0 GiB, 0 objects evicted, 0 workers killed "
+        "by the memory monitor (threshold 0.95)\n"))
+    sc.expects("Ray spills and restores objects to disk, as it is built to; the object store is half full and "
+               "the memory monitor killed nothing. " + NO_ERROR, healthy=True, last_stage="training-signal")
+    return sc
+
+
+@scenario
+def zh_cn_prepare() -> Scenario:
+    sc, _head = _healthy("calm-zh-cn-prepare")
+    _append_head(sc, (
+        "[信息] 数据集检查完成：共 1,024 条轨迹，损坏 0 条，缺失 0 条\n"
+        "[信息] 已成功加载模型权重 /data/models/openvla-7b（耗时 42.1 秒）\n"
+        "[提示] 若出现“连接超时”，可调大 RLINF_HTTP_TIMEOUT（当前 120 秒）\n"
+        "[信息] 第 100 步：回报 0.43，失败回合 0 个\n"))
+    sc.expects("zh_CN informational lines from the training script: counts at zero and a hint that quotes "
+               "'连接超时'. " + NO_ERROR, healthy=True, last_stage="training-signal")
     return sc
 
 
@@ -321,7 +363,7 @@ def _ci_job(name: str, description: str, lines: list[str], *, result: str | None
     steps = ci.steplog(12, ci.checkout_steps(ci.REPO_VLLM, ci.GIT_SHA) + lines)
     ci.add_job(s, runner, node="npu-a2-01", hook=True, job="unit-test (a2-1)", repo=ci.REPO_VLLM,
                run_id=19385300000 + ci.hash_int(name) % 10000, created=14, steps=steps, result=result,
-               end=1.0 if result else 1.0)
+               end=1.0)
     return ci.expect(s, healthy=True)
 
 
@@ -404,6 +446,33 @@ def ci_succeeded_handled_exception() -> ci.Scenario:
                        "tests/e2e/singlecard/test_guard.py::test_rejects_negative_max_tokens PASSED",
                        "=========== 23 passed, 1 skipped in 512.40s ===========",
                    ], result="Succeeded", salt="sh5x2e8c4p")
+
+
+@scenario
+def ci_handled_traceback_succeeded() -> ci.Scenario:
+    return _ci_job("calm-ci-handled-traceback-succeeded", "The job Succeeded; with `pytest -s` a test printed a "
+                   "traceback that the code under test logged and handled before retrying. " + NO_ERROR, [
+                       *ci.pytest_head("tests/ut/test_client.py"),
+                       "WARNING 12-03 23:02:41 [client.py:88] request failed, will retry once:",
+                       "Traceback (most recent call last):",
+                       '  File "/__w/vllm-ascend/vllm-ascend/vllm_ascend/client.py", line 84, in _post',
+                       "    resp = self._session.post(url, json=body, timeout=5)",
+                       "ConnectionResetError: [Errno 104] Connection reset by peer",
+                       "INFO 12-03 23:02:42 [client.py:91] retry succeeded (200 OK)",
+                       "tests/ut/test_client.py::test_post_retries_once_on_reset PASSED",
+                       "=========== 14 passed in 9.81s ===========",
+                   ], result="Succeeded", salt="hb7t2r5s1q")
+
+
+@scenario
+def ci_pending_not_tried() -> ci.Scenario:
+    runner = ci.runner_name("linux-aarch64-a2-1", "pn2t8", "q4w7e")
+    s = ci.Scenario("calm-ci-pending-not-tried", "A runner pod created twenty seconds ago is Pending and the "
+                    "scheduler has not tried it yet (no PodScheduled condition, no event). Still starting. "
+                    + NO_ERROR, f"pod/{runner}")
+    s.pods.append(ci.runner_pod(runner, created=ci.t(0.35), phase="Pending", node=None, hook=True,
+                                conditions=[], statuses=[]))
+    return ci.expect(s, healthy=True)
 
 
 def main(argv: list[str] | None = None) -> int:
