@@ -289,6 +289,46 @@ def zh_cn_prepare() -> Scenario:
     return sc
 
 
+@scenario
+def tensorboard_sidecar_noise() -> Scenario:
+    sc, _head = _healthy("calm-tensorboard-sidecar-noise")
+    _append_head(sc, "")
+    for t in sc.jobs[0].tasks:
+        for p in t.pods:
+            if "tensorboard" in p.logs:
+                p.logs["tensorboard"] = (
+                    "2026-12-03 22:00:11.118 W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could "
+                    "not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
+                    "object file: No such file or directory\n"
+                    "2026-12-03 22:00:11.119 I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart "
+                    "dlerror if you do not have a GPU set up on your machine.\n"
+                    "TensorFlow installation not found - running with reduced feature set.\n"
+                    "Serving TensorBoard on localhost; to expose to the network, use a proxy or pass --bind_all\n"
+                    "TensorBoard 2.18.0 at http://localhost:6006/ (Press CTRL+C to quit)\n")
+    sc.expects("The TensorBoard sidecar prints TensorFlow's usual 'Could not load dynamic library' on a CPU-only "
+               "container, then serves. " + NO_ERROR, healthy=True, last_stage="training-signal")
+    return sc
+
+
+@scenario
+def set_x_prepare() -> Scenario:
+    sc, head = _healthy("calm-set-x-prepare")
+    fill_healthy_logs(sc.jobs[0], steps=12)
+    trace = ("+ set -x\n"
+             "+ df -h /dev/shm /tmp\n"
+             "+ grep -q 'No space left on device' /tmp/prepare.log\n"
+             "+ echo 'prepare: no errors, no OOM, 0 failed downloads'\n"
+             "prepare: no errors, no OOM, 0 failed downloads\n"
+             "+ export NCCL_DEBUG=WARN TORCH_NCCL_ASYNC_ERROR_HANDLING=1\n"
+             "+ python -c 'import torch; assert torch.cuda.is_available(), \"CUDA error: no device\"'\n")
+    head.logs["main"] = head.logs["main"].replace("Executing prepare script...\n",
+                                                  "Executing prepare script...\n" + trace, 1)
+    sc.expects("The prepare script runs under `set -x`: the echoed commands quote 'No space left on device', "
+               "'CUDA error' and an error-handling variable. " + NO_ERROR, healthy=True,
+               last_stage="training-signal")
+    return sc
+
+
 # --------------------------------------------------------------------------------------------------- still starting
 
 
