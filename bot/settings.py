@@ -30,6 +30,9 @@ class Thresholds(BaseModel):
                                    description="a running log silent this long after a wait or load step: a hang")
     nodepool_grace_seconds: int = Field(default=300, ge=0,
                                         description="a NodePool this young may still report Unknown conditions")
+    settled_seconds: int = Field(default=3600, ge=0,
+                                 description="a replacement pod Ready without a restart this long: what ended the "
+                                 "instance it replaced is history, not the present failure")
 
 
 class CollectionBudget(BaseModel):

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from bot.diagnose.explain import Roles, hit_explains, mark_explained
 from bot.diagnose.facts import first_error, gather_facts, retried_cause
 from bot.diagnose.gaps import find_gaps
+from bot.diagnose.history import drop_settled_history
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger
 from bot.diagnose.narrow import Narrow
@@ -255,6 +256,7 @@ def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Tar
     _one_unit(matched, target)
     times = _LineTimes(scope, now.year)
     matched = {c: _refine(runbook.cases[c], h, times) for c, h in matched.items()}
+    drop_settled_history(matched, scope, runbook, now=now, settle_seconds=sc.thresholds.settled_seconds)
     roles = _roles(scope)
     _drop_superseded(matched, runbook, roles)
     findings = [_finding(runbook.cases[c], h) for c, h in matched.items()]

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.redact.prefilter import DatabaseCache, cached_database
 from bot.runbook.schema import LogCond
-from bot.scope.lineclass import RETRY, Kind, classify, not_a_failure, succeeded_later
+from bot.scope.lineclass import RETRY, Kind, classify, not_a_failure, succeeded_later, warned_then_went_on
 from bot.scope.logview import VIEW_LITERALS, LogView
 
 hyperscan: Any
@@ -199,8 +199,9 @@ class LogMatcher:
 
 def _said_otherwise(cond: LogCond, line: str, text: str, line_end: int) -> bool:
     """Whether the line's values say that what `cond` found did not fail: a counter at zero, a test that passed,
-    an expected failure, or a retry that a later line shows succeeded."""
-    if not_a_failure(line, cond.pattern):
+    an expected failure, a retry that a later line shows succeeded, or a warning with no failure in it that a
+    later success shows the step went past."""
+    if not_a_failure(line, cond.pattern) or warned_then_went_on(line, text, line_end):
         return True
     return RETRY.search(line) is not None and classify(line) is Kind.RETRY and succeeded_later(text, line_end)
 

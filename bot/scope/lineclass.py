@@ -94,12 +94,32 @@ NOTE = re.compile(r"(?i)^\s*[\[(]?(?:warn(?:ing)?|info|notice|debug)\b|^\s*W\d{4
                   r"\bwarn(?:ing)?:|\w+Warning:")
 
 
+# A limit someone configured, not a timeout that happened: `HCCL exec timeout is set to 1800s`, `connect timeout
+# 120s`, `timeout=1800`, `NCCL_TIMEOUT: 600`, `with a timeout of 30 s`, `超时时间：120 秒`. A duration that was
+# exceeded, expired or reached stays a failure.
+SETTING = re.compile(
+    r"(?i)\b(?:[\w.]*_)?time_? ?outs?(?:_\w+)?(?:\(\w+\))?\s*(?:(?:is|was|are)\s+)?(?:set\s+to|set|of|to|[:=])?\s*"
+    r"\d+(?:\.\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hours?)?(?![\w.])"
+    r"(?!\s*(?:exceeded|expired|reached|elapsed|passed|hit))|"
+    r"超时(?:时间)?\s*[:=：]?\s*\d+\s*(?:毫秒|秒|分钟|s|ms)?"
+)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))
+
+
 def zero_stripped(line: str) -> str:
-    """`line` with its zero-valued counters blanked out (same length, so offsets still agree)."""
+    """`line` with the values that say nothing failed blanked out: counters at zero and configured timeouts (same
+    length, so offsets still agree)."""
+    out = line
+    low = line.lower()
+    if "timeout" in low or "time out" in low or "time_out" in low or "超时" in line:
+        out = SETTING.sub(_blank, out)
     if "0" not in line and not re.search(r"(?i)\b(?:no|zero|none|false|null)\b", line):
-        return line
-    out = ZERO_PAIR.sub(lambda m: " " * len(m.group(0)), line)
-    return ZERO_COUNT.sub(lambda m: " " * len(m.group(0)), out)
+        return out
+    out = ZERO_PAIR.sub(_blank, out)
+    return ZERO_COUNT.sub(_blank, out)
 
 
 def only_zero(line: str, pattern: re.Pattern[str]) -> bool:
@@ -186,6 +206,11 @@ def is_failure(line: str) -> bool:
     return classify(line) is Kind.ERROR
 
 
+def _note_of_success(line: str) -> bool:
+    """An INFO-style line that reports a success and names no failure (`[INFO] dataloader ready.`)."""
+    return SUCCESS.search(line) is not None and ALARM.search(zero_stripped(line)) is None
+
+
 LOOKAHEAD_LINES = 2000
 LOOKAHEAD_CHARS = 512 * 1024
 
@@ -201,10 +226,29 @@ def succeeded_later(text: str, end: int, *, limit: int = LOOKAHEAD_LINES) -> boo
             return False
         nxt = text.find("\n", pos, stop)
         nxt = stop if nxt < 0 else nxt
-        kind = classify(text[pos:nxt])
-        if kind is Kind.SUCCESS:
+        line = text[pos:nxt]
+        kind = classify(line)
+        if kind is Kind.SUCCESS or (kind is Kind.WARNING and _note_of_success(line)):
             return True
         if kind is Kind.ERROR:
             return False
         pos = nxt + 1
     return False
+
+
+# A level its writer gave the line, below error: `NCCL WARN`, `[W 412 412]`-style tokens aside, the upper-case words
+# loggers print (`WARN`, `WARNING`, `INFO`, `NOTICE`).
+LEVEL_BELOW_ERROR = re.compile(r"\b(?:WARN|WARNING|INFO|NOTICE)\b")
+
+
+def warned_then_went_on(line: str, text: str, end: int) -> bool:
+    """Whether a line its writer logged below error level, with no failure word of its own beyond that level
+    (counters at zero aside), was followed by a success before any failure: a step that warned and went on (NCCL's
+    "NCCL WARN NET/Socket : GPU Direct RDMA Disabled" before "Connected all rings"), not a failure. A warning that
+    names one ("NCCL WARN Cuda failure 'out of memory'") is not excused, nor one that no success follows."""
+    if LEVEL_BELOW_ERROR.search(line) is None and NOTE.search(line) is None:
+        return False
+    if ALARM.search(zero_stripped(line)) is not None:
+        return False
+    return succeeded_later(text, end)
+
