@@ -13,8 +13,9 @@ from collections import Counter
 from functools import lru_cache
 
 from bot.redact.keys import SETTING_WORDS
+from bot.redact.masks import OPEN
 
-REDACTED_PREFIX = "[REDACTED:"
+REDACTED_PREFIX = OPEN
 
 _BENIGN = re.compile(
     r"""(?x)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from bot.redact.masks import mask
+
 # Higher wins when spans overlap: a recognised token family names the value better than its key does.
 PRIO_KEY = 1
 PRIO_STRUCT = 2
@@ -41,7 +43,7 @@ def apply(text: str, spans: list[Span]) -> str:
     pos = 0
     for span in spans:
         pieces.append(text[pos : span.start])
-        pieces.append(f"[REDACTED:{span.kind}]")
+        pieces.append(mask(span.kind))
         pos = span.end
     pieces.append(text[pos:])
     return "".join(pieces)

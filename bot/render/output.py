@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
@@ -15,13 +14,13 @@ from bot.checks.alerts import Alert
 from bot.diagnose.result import Diagnosis
 from bot.models.times import rfc3339
 from bot.redact import Redactor, SafeText, dump_json, seal
-from bot.redact.allow import REDACTED_PREFIX
+from bot.redact.masks import MASK
 from bot.render.plain import plain
 from bot.render.report import build_report, contract_json
 from bot.render.slack_labels import escalation
 
 FORMATS = ("text", "markdown", "json", "ticket")
-_MARK = re.compile(re.escape(REDACTED_PREFIX) + r"([a-z0-9_.-]+)\]")
+_MARK = MASK
 
 
 @lru_cache(maxsize=1)

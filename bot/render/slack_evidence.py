@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from bot.redact import Redactor, seal
-from bot.redact.allow import REDACTED_PREFIX
+from bot.redact.masks import MASK
 from bot.render import blocklimits as lim
 from bot.render.model import EvidenceView, FindingView, Report, TargetView
 from bot.render.report import contract_json
@@ -22,7 +22,7 @@ from bot.render.slack_labels import escalation, label, severity
 from bot.render.slack_message import SlackFile
 from bot.render.slack_text import clean, clean_line, cut
 
-_MARK = re.compile(re.escape(REDACTED_PREFIX) + r"([a-z0-9_.-]+)\]")
+_MARK = MASK
 _FILE_NAME = re.compile(r"[^a-z0-9.-]+")
 
 

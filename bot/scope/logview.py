@@ -14,6 +14,8 @@ from typing import Any
 
 from bot.models import LogExcerpt
 from bot.redact import Detection, Scan
+from bot.redact.masks import MASK, mask
+from bot.redact.masks import OPEN as MASK_OPEN
 from bot.scope.lineclass import says_failed
 from bot.scope.markers import (
     CHECK_FAILED,
@@ -35,8 +37,6 @@ from bot.scope.tracebacks import exception_line
 
 HEAD_CHARS = 64 * 1024
 TAIL_CHARS = 2 * 1024  # the last line of a log, as far as it is read (a longer one is cut at its end)
-MASK = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
-MASK_OPEN = "[REDACTED:"
 TEMP_DIR_LITERALS = ("--temp-dir", "RAY_TEMP_DIR=")  # what the Ray temp-dir signal looks for in a log's head
 DEAD_NODE_LITERALS = ("marked dead", "is dead", "has died", "marked as dead")  # Ray on a node it lost
 # What the architecture signal looks for before it reads a failing pod's log: an architecture named, or a binary
@@ -214,7 +214,7 @@ class LogView:
             if det.end <= start or det.start >= end:
                 continue
             out.append(text[cursor:max(det.start, start)])
-            out.append(f"[REDACTED:{det.kind}]")
+            out.append(mask(det.kind))
             cursor = min(max(det.end, cursor), end)
         out.append(text[cursor:end])
         return "".join(out)

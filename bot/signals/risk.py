@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from bot.redact.masks import MASK
+from bot.redact.masks import OPEN as MASK_OPEN
 from bot.scope.hits import EvidenceItem, Hit
-from bot.scope.logview import MASK
 from bot.signals.base import SignalContext, signal
 
 MAX_ITEMS = 8
 
 
 def _masks(text: str) -> Iterator[tuple[int, str]]:
-    if "[REDACTED:" not in text:
+    if MASK_OPEN not in text:
         return
     for mark in MASK.finditer(text):
         yield text.count("\n", 0, mark.start()) + 1, mark.group(1)
