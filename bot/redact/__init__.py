@@ -4,7 +4,7 @@ Pure: stdlib, pydantic and (optionally) hyperscan; nothing here knows about Kube
 """
 
 from bot.redact.config import RedactionSettings
-from bot.redact.engine import Redactor
+from bot.redact.redactor import Redactor
 from bot.redact.results import Detection, Redacted, Scan
 from bot.redact.safetext import SafeText
 from bot.redact.sealed import SafeValue, dump_json, seal

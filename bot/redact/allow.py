@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from bot.redact.keys import SETTING_WORDS
+from bot.redact.keynames import SETTING_WORDS
 from bot.redact.masks import OPEN
 
 REDACTED_PREFIX = OPEN

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from bot.redact.allow import is_placeholder, looks_secret
-from bot.redact.keys import KeyClass, classify
+from bot.redact.keynames import KeyClass, classify
 from bot.redact.spans import PRIO_KEY, Span
 
 MORE = -1  # the construct may continue past the text: feed more input (streaming)

@@ -10,7 +10,7 @@ from typing import Any
 from bot.redact.boxes import BORDERS
 from bot.redact.cjk import CJK_KEYS
 from bot.redact.decode import base64_forms
-from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
+from bot.redact.keynames import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
 from bot.redact.prefilter import MatchFilter, Pattern
 from bot.redact.rules import BASE64_PREFIXES, TOKEN_RULES
 from bot.redact.structure import KEY_WORDS

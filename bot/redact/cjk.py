@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from bot.redact.allow import is_placeholder, looks_secret
-from bot.redact.keys import classify
+from bot.redact.keynames import classify
 from bot.redact.spans import PRIO_KEY, Span
 
 # Longest first, so 秘密访问密钥 is one key, not 密钥 after some text.

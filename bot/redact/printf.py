@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from bot.redact.allow import is_file_path, is_placeholder, is_setting, key_shaped, looks_secret
-from bot.redact.keys import classify
+from bot.redact.keynames import classify
 from bot.redact.spans import PRIO_STRUCT, Span
 
 # printf, an optional "-v VAR" and "--", then the format word

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from bot.redact.safetext import SafeText, mint
 
 if TYPE_CHECKING:
-    from bot.redact.engine import Redactor
+    from bot.redact.redactor import Redactor
 
 _MINT: Final = object()
 

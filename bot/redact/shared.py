@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from bot import forked
 from bot.forked import can_fork, fork, readable
-from bot.redact.engine import Redactor
+from bot.redact.redactor import Redactor
 from bot.redact.stream import CHUNK, StreamState, is_regular_file, redact_stream
 
 PIECE_CHUNKS = 4  # chunks per piece handed to a helper

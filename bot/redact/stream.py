@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import BinaryIO
 
-from bot.redact.engine import Redactor
 from bot.redact.pem import MAX_PEM
+from bot.redact.redactor import Redactor
 
 _SEPS = b" \t,;"
 CHUNK = 1 << 20

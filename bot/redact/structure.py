@@ -11,7 +11,7 @@ import binascii
 import re
 
 from bot.redact.allow import is_benign, is_file_path, is_placeholder, is_setting, looks_secret
-from bot.redact.keys import KeyClass, classify
+from bot.redact.keynames import KeyClass, classify
 from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
 from bot.redact.values import open_quote, value_span
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from bot.redact import commands, structure
+from bot.redact import cmdline, structure
 
 _FRAGMENTS = [
     *("mysql", "MySQL", "mysqldump", "mariadb", "mongo", "mongosh", "sshpass", "SSHPASS", "redis-cli"),
@@ -27,7 +27,7 @@ _FRAGMENTS = [
 ]
 _S = " "
 _CORES: dict[re.Pattern[str], list[list[str]]] = {
-    commands._QUOTED_PW: [
+    cmdline._QUOTED_PW: [
         ["mysql", _S, "-p", "'pw1234567'"],
         ["sshpass", _S, "-p", _S, "x"],
         ["redis-cli", _S, "-a", _S, "x"],
@@ -36,18 +36,18 @@ _CORES: dict[re.Pattern[str], list[list[str]]] = {
         ["-pass", _S, "pass:", "x"],
         ["gh", _S, "secret", _S, "set", _S, "-b", _S, "x"],
     ],
-    commands._PIPED: [
+    cmdline._PIPED: [
         ["echo", _S, "x", _S, "|", _S, "sudo", _S, "-S"],
         ["printf", _S, "x", _S, "|", _S, "chpasswd"],
         ["echo", _S, "x", _S, "|", _S, "docker", _S, "login", _S, "--password-stdin"],
     ],
-    commands._CURL_COOKIE: [["curl", _S, "-b", _S, "x", "=", "x"]],
-    commands._REGISTRY_USER: [
+    cmdline._CURL_COOKIE: [["curl", _S, "-b", _S, "x", "=", "x"]],
+    cmdline._REGISTRY_USER: [
         [_S, "-u", _S, "ci@", "AKIAIOSFODNN7EXAMPLE"],
         [_S, "--username", "=", "ci@", "AKIAIOSFODNN7EXAMPLE"],
     ],
-    commands._WANDB: [["wandb.login(", "key=", "'pw1234567'", ")"]],
-    commands._WANDB_CLI: [["wandb", _S, "login", _S, "0123456789abcdef0123456789abcdef01234567"]],
+    cmdline._WANDB: [["wandb.login(", "key=", "'pw1234567'", ")"]],
+    cmdline._WANDB_CLI: [["wandb", _S, "login", _S, "0123456789abcdef0123456789abcdef01234567"]],
     structure._PAIR: [["name", ":", _S, "'", "x", "'", ",", _S, "value", ":", _S, "'pw1234567'"]],
     structure._CMDLINE: [
         ["mysql", _S, "-p", "x"],
@@ -64,12 +64,12 @@ _CORES: dict[re.Pattern[str], list[list[str]]] = {
 # pattern -> the words its test looks for: one word of each group (for the caseless ones: in the lowered line,
 # on ASCII lines only)
 _WORDS: dict[re.Pattern[str], list[tuple[str, ...]]] = {
-    commands._QUOTED_PW: [commands._QUOTED_PW_WORDS],
-    commands._PIPED: [("echo", "printf")],
-    commands._CURL_COOKIE: [("curl",)],
-    commands._REGISTRY_USER: [("-u",)],
-    commands._WANDB: [("wandb",), ("login",)],
-    commands._WANDB_CLI: [("wandb",), ("login",)],
+    cmdline._QUOTED_PW: [cmdline._QUOTED_PW_WORDS],
+    cmdline._PIPED: [("echo", "printf")],
+    cmdline._CURL_COOKIE: [("curl",)],
+    cmdline._REGISTRY_USER: [("-u",)],
+    cmdline._WANDB: [("wandb",), ("login",)],
+    cmdline._WANDB_CLI: [("wandb",), ("login",)],
     structure._PAIR: [("name",)],
     structure._CMDLINE: [structure._CMDLINE_WORDS],
     structure._OBS_AUTH: [("OBS", "AWS", "OSS")],

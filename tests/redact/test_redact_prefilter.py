@@ -18,7 +18,7 @@ import pytest
 
 from bot.redact import Redactor
 from bot.redact.catalog import G_STRUCT, G_WEAKKEY
-from bot.redact.keys import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
+from bot.redact.keynames import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
 from bot.redact.structure import KEY_WORDS, scan_line
 
 REDACTOR = Redactor()
@@ -187,7 +187,7 @@ def test_pieces_map_offsets_back_exactly(monkeypatch: pytest.MonkeyPatch) -> Non
             lines.append(f'{{"msg": "é", "password": "Pw{i:04d}xyzzy"}}')
     text = "\n".join(lines)
     whole = REDACTOR.redact(text).text
-    monkeypatch.setattr("bot.redact.engine.CHUNK", 97)
+    monkeypatch.setattr("bot.redact.redactor.CHUNK", 97)
     assert REDACTOR.redact(text).text == whole
     assert whole == "\n".join(REDACTOR.redact(line).text for line in lines)
     assert "ghp_" + "aB3" * 12 not in whole and "xyzzy" not in whole

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.redact import blocks, boxes, cjk, commands, decode, known, multiline, pairs, pem, stdin, structure, urls, wrap
+from bot.redact import blocks, boxes, cjk, cmdline, decode, known, multiline, pairs, pem, stdin, structure, urls, wrap
 from bot.redact.catalog import (
     FILTERS,
     G_B64,
@@ -211,7 +211,7 @@ class Redactor:
         if ids is None or G_URL in ids:
             spans.extend(urls.scan_line(line))
         if ids is None or G_TOOL in ids or G_CMD in ids:
-            spans.extend(commands.scan_line(line))
+            spans.extend(cmdline.scan_line(line))
         if ids is None or G_CJK in ids:
             spans.extend(cjk.scan_line(line))
         if self._known and (ids is None or G_KNOWN in ids):

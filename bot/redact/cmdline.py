@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from bot.redact import pairs, printf
 from bot.redact.allow import is_placeholder, key_shaped, looks_secret
 from bot.redact.blocks import log_prefix
-from bot.redact.keys import classify
+from bot.redact.keynames import classify
 from bot.redact.spans import PRIO_STRUCT, Span
 
 # A shell word: quoted, or a run without blanks and quotes. Group ``v`` is the value without quotes.
