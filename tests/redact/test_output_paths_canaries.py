@@ -10,21 +10,16 @@ from __future__ import annotations
 import base64
 import json
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:  # the scenario generators and the benchmark corpus are imported as packages
-    sys.path.insert(0, str(REPO))
-
-from bench.redact.corpus import FAMILIES, planted  # noqa: E402
-from bench.redact.shapes3 import FAMILIES as SHAPES3  # noqa: E402
-from bot.cli import main  # noqa: E402
-from tests.scenariogen.rlark import (  # noqa: E402
+from bench.redact.corpus import FAMILIES, planted
+from bench.redact.shapes3 import FAMILIES as SHAPES3
+from bot.cli import main
+from tests.scenariogen.rlark import (
     DEFAULT_RUN,
     JOB,
     Scenario,

@@ -10,19 +10,13 @@ from __future__ import annotations
 
 import io
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:  # the benchmark's generators are imported as a package
-    sys.path.insert(0, str(REPO))
-
-from bench.redact.ecosystem import FAMILIES, TOKENS, record  # noqa: E402
-from bot.redact import RedactionSettings, Redactor, redact_stream  # noqa: E402
+from bench.redact.ecosystem import FAMILIES, TOKENS, record
+from bot.redact import RedactionSettings, Redactor, redact_stream
 
 REDACTOR = Redactor(RedactionSettings())
 FALLBACK = Redactor(RedactionSettings(), use_hyperscan=False)

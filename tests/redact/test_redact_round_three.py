@@ -8,17 +8,11 @@ from __future__ import annotations
 
 import io
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from bench.redact.shapes3 import FAMILIES  # noqa: E402
-from bot.redact import Redactor, redact_stream  # noqa: E402
+from bench.redact.shapes3 import FAMILIES
+from bot.redact import Redactor, redact_stream
 
 REDACTORS = [Redactor(), Redactor(use_hyperscan=False)]
 IDS = ["hyperscan", "pure-re"]

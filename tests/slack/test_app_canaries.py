@@ -9,26 +9,20 @@ from __future__ import annotations
 import base64
 import json
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote, quote_plus, unquote_plus
 
 import pytest
 
+from bench.redact.corpus import FAMILIES, planted
 from bot.runbook import Runbook
 from bot.store.memory import MemoryStore
+from tests.scenariogen.rlark import JOB, Scenario, fill_healthy_logs, pod_event, standard_job
 
 from .apphost import CHANNEL, SECRET, AppHost, bundle_of
 from .model import Call
 from .standin import SlackStandIn
-
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:  # the scenario builders and the redaction corpus are imported as packages
-    sys.path.insert(0, str(REPO))
-
-from bench.redact.corpus import FAMILIES, planted  # noqa: E402
-from tests.scenariogen.rlark import JOB, Scenario, fill_healthy_logs, pod_event, standard_job  # noqa: E402
 
 ADMIN = "C0ADMIN"
 # What the credential scenarios plant (tests/scenariogen/rlark.py), found by grepping their bundles.

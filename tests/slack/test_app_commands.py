@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,17 +19,12 @@ from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 from bot.sources import BundleSource
 from bot.store.memory import MemoryStore
+from tests.compare.pairs import A, B, build, edit_job, job_yaml, main_of, task_of
 
 from .apphost import CHANNEL, EVERYWHERE, SECRET, USER, AppHost, bundle_of
 from .model import Message, unkeyed
 from .signing import TEAM_ID, new_trigger_id, post, signed_headers
 from .standin import SlackStandIn
-
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:  # the pairs of runs are built with the scenario generator
-    sys.path.insert(0, str(REPO))
-
-from tests.compare.pairs import A, B, build, edit_job, job_yaml, main_of, task_of  # noqa: E402
 
 PREFLIGHT = bundle_of("preflight")  # Job ppo-franka-0411, domain robotics; 7 RLark Nodes in 4 clusters
 JOB = "ppo-franka-0411"

@@ -3,7 +3,6 @@ Slack's own retries of a request, ten diagnoses at once on a real Redis, and Red
 
 from __future__ import annotations
 
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -19,6 +18,7 @@ from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
+from bench.slack.bundle64 import build as build_wide
 from bot.models import Target
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
@@ -27,12 +27,6 @@ from bot.store.memory import MemoryStore
 
 from .apphost import CHANNEL, EVERYWHERE, AppHost, Reply, bundle_of
 from .standin import SlackStandIn
-
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:  # the benchmark's wide-job builder is imported as a package
-    sys.path.insert(0, str(REPO))
-
-from bench.slack.bundle64 import build as build_wide  # noqa: E402
 
 EXAMPLE = "ray-workers-never-join"
 JOB = "ppo-franka-0412"
