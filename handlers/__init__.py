@@ -35,6 +35,7 @@ def register(app: App, deps: Deps) -> None:
     app.middleware(drop_retries(deps))
     app.middleware(audit(deps))
     app.middleware(admin_group(deps))
+    home = Home(deps)
 
     @app.command(deps.settings.slash_command, middleware=[when_ready(deps)])
     def command(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
@@ -44,7 +45,7 @@ def register(app: App, deps: Deps) -> None:
     @app.action(ACTIONS)
     def button(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
         with audited(context) as record:
-            on_button(deps, ack=ack, body=body, audit=record, admin=context["is_admin"])
+            on_button(deps, ack=ack, body=body, audit=record, admin=context["is_admin"], home=home)
 
     @app.shortcut(PREFLIGHT_SHORTCUT, middleware=[when_ready(deps)])
     def preflight_shortcut(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
@@ -53,16 +54,15 @@ def register(app: App, deps: Deps) -> None:
     def link_shared(body: dict[str, Any]) -> None:
         on_link_shared(deps, body=body)
 
-    register_entry_points(app, deps)
+    register_entry_points(app, deps, home=home)
 
     @app.error
     def error(error: Exception, body: dict[str, Any]) -> None:
         on_error(deps, error=error, body=body)
 
 
-def register_entry_points(app: App, deps: Deps) -> None:
+def register_entry_points(app: App, deps: Deps, *, home: Home) -> None:
     """Mentions, DMs, the App Home tab, the shortcuts and the modal (CONTRACT §11)."""
-    home = Home(deps)
 
     @app.event("app_mention")
     def mention(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:

@@ -13,8 +13,10 @@ from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, locate_allowed, run_diagnosis, tell, tell_user
 from bot.conversations.feedback import vote
 from bot.conversations.from_alert import diagnose_into_alert, is_alert_thread
+from bot.conversations.home import Home
 from bot.conversations.parsing import Command, parse_key
 from bot.conversations.pictures import timeline_into_thread
+from bot.conversations.ports import SlackDown
 from bot.conversations.requests import channel_lang, first_time, hand_off
 from bot.conversations.tickets import post_evidence, post_ticket, thread_diagnosis
 from bot.errors import UsageError
@@ -39,6 +41,7 @@ class Press:
     request_id: str
     response_url: str | None = None
     message_ts: str = ""  # the clicked message itself (a thread reply's own ts)
+    from_home: bool = False  # clicked in the App Home tab: `channel` and `thread` are the alert root's
 
 
 def _target(value: str) -> Target:
@@ -49,16 +52,18 @@ def _target(value: str) -> Target:
         raise UsageError(str(exc)) from exc
 
 
-def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool]) -> None:
+def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool], home: Home | None = None) -> None:
     """Mute at once; Ticket, Re-run and Evidence on the bounded pool, into the button's thread."""
     lang = channel_lang(deps, press.channel)
     if not first_time(deps, press.request_id):
+        return
+    if press.from_home and not _home_allowed(deps, press, home=home, audit=audit):
         return
     if press.action_id == "rlark_mute":
         _mute(deps, press, lang=lang, audit=audit, admin=admin)
         return
     if press.action_id in ("rlark_ack", "rlark_feedback"):
-        _at_once(deps, press, lang=lang, audit=audit)
+        _at_once(deps, press, lang=lang, audit=audit, home=home)
         return
     from_alert = press.action_id in ("rlark_diagnose", "rlark_diagnose_pick")
     try:
@@ -103,7 +108,7 @@ def pressed(deps: Deps, press: Press, *, audit: Audit, admin: Callable[[], bool]
     hand_off(deps, work=work, lang=lang, tell=say, audit=audit)
 
 
-def _at_once(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
+def _at_once(deps: Deps, press: Press, *, lang: str, audit: Audit, home: Home | None = None) -> None:
     """"I'm on it" and 👍/👎: a store write and at most one chat.update, on the pool (never on the ack path)."""
 
     def work() -> str:
@@ -114,11 +119,28 @@ def _at_once(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:
                            thread=press.thread)
         if outcome == "usage":
             _unreadable(deps, press, lang=lang, audit=audit)
+        if press.from_home and home is not None and outcome in ("acked", "unacked"):
+            home.opened(press.user)  # the Home tab shows who is on it now
         return outcome
 
     hand_off(deps, work=work, lang=lang, audit=audit, tell=lambda message: tell_user(
         deps, channel=press.channel, user=press.user, message=message, thread_ts=press.thread or None,
         response_url=press.response_url))
+
+
+def _home_allowed(deps: Deps, press: Press, *, home: Home | None, audit: Audit) -> bool:
+    """A click in the Home tab acts only on an alert of a bound channel the user is in, and only for the alert
+    buttons; then the channel's own scope checks apply as for a click on the alert's root."""
+    try:
+        allowed = (home is not None and press.action_id in ("rlark_ack", "rlark_diagnose")
+                   and press.channel in home.channels_of(press.user))
+    except SlackDown as exc:
+        deps.log.warning("home button: user's channels not readable", extra={"reason": str(exc)})
+        allowed = False
+    if not allowed:
+        deps.log.warning("home button refused", extra={"action": press.action_id, "channel": press.channel})
+        audit.outcome("refused")
+    return allowed
 
 
 def _unreadable(deps: Deps, press: Press, *, lang: str, audit: Audit) -> None:

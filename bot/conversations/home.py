@@ -13,6 +13,11 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.alerts import storage
+from bot.alerts.messages import ack_value
+from bot.alerts.model import Record, View
+from bot.alerts.targets import diagnosable
+from bot.checks.alerts import Alert
 from bot.conversations.deps import Deps
 from bot.conversations.history import recent_key
 from bot.conversations.ports import SlackDown
@@ -55,13 +60,30 @@ class Home:
         if deps.alerts is not None:
             for channel in channels:
                 with contextlib.suppress(StoreUnavailable):
-                    alerts += [HomeAlert(channel, a) for a in deps.alerts.firing_for(channel)[0]]
+                    alerts += [self._with_root(channel, a) for a in deps.alerts.firing_for(channel)[0]]
         recent, watches = self._recent(user), self._watches(user)
         problem = None if deps.readiness.ready else deps.readiness.reason()
         at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         view = home_view(problem=problem, alerts=alerts, recent=recent, watches=watches,
                          command=deps.settings.slash_command, at=at, redactor=deps.redactor, lang=lang)
         return view, verbatim_keys(alerts)
+
+    def _with_root(self, channel: str, alert: Alert) -> HomeAlert:
+        """The alert with the values of its root's buttons in `channel` (none when its root is not known)."""
+        try:
+            versioned = self.deps.store.get_doc(storage.RECORD + alert.key)
+        except StoreUnavailable:
+            versioned = None
+        if versioned is None:
+            return HomeAlert(channel, alert)
+        record = Record.from_doc(versioned.doc["record"])
+        root = record.roots.get(channel, "")
+        if not root or root == "-" or record.state != "firing":
+            return HomeAlert(channel, alert)
+        view = View.of(record)
+        targets = diagnosable(view)
+        return HomeAlert(channel, alert, root=root, ack=ack_value(view), diagnose=targets[0].value if targets else "",
+                         acked_by=record.acked_by)
 
     def _recent(self, user: str) -> list[HomeItem]:
         try:

@@ -35,7 +35,11 @@ _TEXT: Final[dict[str, tuple[str, str]]] = {
     "watches": ("你的跟踪", "Your watches"),
     "watches.none": ("没有正在进行的跟踪。", "No watch is running."),
     "updated": ("打开本页时更新：{at}", "Updated when you opened this tab: {at}"),
+    "ack": ("我来处理", "I'm on it"),
+    "diagnose": ("诊断", "Diagnose"),
+    "on_it": ("{user} 正在处理", "{user} is on it"),
 }
+HOME_MARK: Final = "home|"  # a Home button's value: home|<channel>|<root ts>|<the alert root's own value>
 
 
 def _t(key: str, lang: str, /, **fields: object) -> str:
@@ -44,8 +48,44 @@ def _t(key: str, lang: str, /, **fields: object) -> str:
 
 @dataclass(frozen=True)
 class HomeAlert:
+    """A firing alert and, when its root is known, the values its root's buttons carry."""
+
     channel: str
     alert: Alert
+    root: str = ""  # the root's ts in `channel`
+    ack: str = ""  # the root's "I'm on it" value
+    diagnose: str = ""  # the root's Diagnose value ("" when it is about no Job, pod or runner)
+    acked_by: str = ""
+
+
+def home_value(channel: str, root: str, value: str) -> str:
+    """A Home button's value: where the alert's root is, then the value the root's own button carries."""
+    return f"{HOME_MARK}{channel}|{root}|{value}"
+
+
+def parse_home_value(value: str) -> tuple[str, str, str] | None:
+    """(channel, root ts, the root's value) of a Home button's value; None for any other value."""
+    if not value.startswith(HOME_MARK):
+        return None
+    channel, _, rest = value[len(HOME_MARK):].partition("|")
+    root, _, inner = rest.partition("|")
+    if not (channel.isalnum() and root.replace(".", "").isdigit() and inner):
+        return None
+    return channel, root, inner
+
+
+def _buttons(item: HomeAlert, lang: str) -> list[dict[str, Any]]:
+    if not item.root or not item.ack:
+        return []
+    elements: list[dict[str, Any]] = []
+    if item.diagnose:
+        elements.append({"type": "button", "action_id": "rlark_diagnose", "style": "primary",
+                         "value": home_value(item.channel, item.root, item.diagnose),
+                         "text": {"type": "plain_text", "text": _t("diagnose", lang)}})
+    elements.append({"type": "button", "action_id": "rlark_ack",
+                     "value": home_value(item.channel, item.root, item.ack),
+                     "text": {"type": "plain_text", "text": _t("ack", lang)}})
+    return [{"type": "actions", "elements": elements}]
 
 
 @dataclass(frozen=True)
@@ -71,6 +111,9 @@ def _alert_lines(alerts: Sequence[HomeAlert], redactor: Redactor, lang: str) -> 
         blocks += [section(f"{EMOJI.get(a.severity, '')} *{mrkdwn(severity(a.severity, lang))}* "
                            f"{inline(clean_line(a.case, redactor))} {_channel(item.channel)} {summary}"),
                    context([], plain=[a.key])]
+        if item.acked_by.isalnum():
+            blocks.append(context([_t("on_it", lang, user=f"<@{item.acked_by}>")]))
+        blocks += _buttons(item, lang)
     if len(alerts) > ALERTS_SHOWN:
         blocks.append(context([mrkdwn(_t("more", lang, n=len(alerts) - ALERTS_SHOWN))]))
     return blocks
@@ -102,4 +145,7 @@ def home_view(*, problem: str | None, alerts: Sequence[HomeAlert], recent: Seque
 
 
 def verbatim_keys(alerts: Sequence[HomeAlert]) -> tuple[str, ...]:
-    return tuple(a.alert.key for a in alerts[:ALERTS_SHOWN])
+    """The alert keys and the buttons' values: the bot's own identifiers, passed unchanged."""
+    shown = alerts[:ALERTS_SHOWN]
+    values = [home_value(a.channel, a.root, v) for a in shown if a.root for v in (a.ack, a.diagnose) if v]
+    return (*(a.alert.key for a in shown), *values)
