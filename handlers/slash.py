@@ -13,8 +13,8 @@ from typing import Any
 from slack_bolt import Ack
 
 from bot.conversations.alerts import alerts_command
+from bot.conversations.analyses import COMMANDS, command_later
 from bot.conversations.audit import Audit
-from bot.conversations.commands import COMMANDS, command_later
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import tell_user
 from bot.conversations.parsing import Command, parse_command

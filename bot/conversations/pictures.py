@@ -14,7 +14,7 @@ from bot.conversations.ports import Picture, SlackDown
 from bot.models import Target, TargetKind
 from bot.render.slack_commands import picture_title
 from bot.store.base import StoreUnavailable
-from bot.workers.commands import CommandResult, CommandTask
+from bot.workers.command_tasks import CommandResult, CommandTask
 
 ONCE_SECONDS = 24 * 3600
 

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from bot.conversations.access import binding_for
+from bot.conversations.analyses import Request, first_in_a_minute
 from bot.conversations.audit import Audit
-from bot.conversations.commands import Request, first_in_a_minute
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import post_patiently
 from bot.conversations.requests import first_time, hand_off
@@ -22,7 +22,7 @@ from bot.errors import UserError
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_commands import command_failed, command_reply
 from bot.workers.api import WorkerLost
-from bot.workers.commands import CommandTask
+from bot.workers.command_tasks import CommandTask
 
 CALLBACK_ID = "rlark_preflight_message"
 _BLOCK = re.compile(r"```[ \t]*(?:ya?ml[ \t]*)?\n?(.*?)```", re.DOTALL | re.IGNORECASE)

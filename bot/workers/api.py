@@ -24,7 +24,7 @@ from bot.render.slack_reply import diagnosis_reply
 from bot.render.slack_roots import root_verdict
 from bot.service import Ticked
 from bot.sources import Location
-from bot.workers.commands import CommandResult, CommandTask
+from bot.workers.command_tasks import CommandResult, CommandTask
 
 Gate = Callable[[Location], bool]  # the target's location -> go ahead (True) or stop here (False)
 OnProgress = Callable[[dict[str, int | str]], None]
@@ -62,7 +62,7 @@ class Engine(Protocol):
         ...
 
     def command(self, task: CommandTask) -> CommandResult:
-        """Preflight, nodes, compare or timeline (`bot.workers.commands`); raises `UserError`s as the CLI does."""
+        """Preflight, nodes, compare or timeline (`bot.workers.command_tasks`); raises `UserError`s as the CLI does."""
         ...
 
     def locate(self, target: Target) -> Location:

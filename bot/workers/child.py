@@ -39,7 +39,7 @@ from bot.service import Service, Ticked
 from bot.settings import Settings
 from bot.sources import EvidenceSource, Location, open_source
 from bot.workers.api import Answer, render_answer
-from bot.workers.commands import CommandResult, run_command
+from bot.workers.command_tasks import CommandResult, run_command
 from bot.workers.progress import SlackProgress
 
 GC_THRESHOLDS = (50_000, 20, 1000)

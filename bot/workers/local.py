@@ -10,7 +10,7 @@ from bot.redact import Redactor
 from bot.service import Service, Ticked
 from bot.sources import EvidenceSource, Location
 from bot.workers.api import Answer, Gate, OnProgress, render_answer
-from bot.workers.commands import CommandResult, CommandTask, run_command
+from bot.workers.command_tasks import CommandResult, CommandTask, run_command
 from bot.workers.progress import SlackProgress
 
 

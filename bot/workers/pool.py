@@ -34,7 +34,7 @@ from bot.service import Ticked
 from bot.sources import Location
 from bot.workers.api import Answer, Gate, OnProgress, WorkerLost
 from bot.workers.child import WorkerSpec, result_of, rss_mib, worker_main
-from bot.workers.commands import CommandResult, CommandTask
+from bot.workers.command_tasks import CommandResult, CommandTask
 
 OnKube = Callable[[str, str, str], None]
 

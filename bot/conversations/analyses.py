@@ -30,7 +30,7 @@ from bot.settings import ChannelBinding
 from bot.sources import Location
 from bot.store.base import StoreUnavailable
 from bot.workers.api import WorkerLost
-from bot.workers.commands import CommandResult, CommandTask, Verb
+from bot.workers.command_tasks import CommandResult, CommandTask, Verb
 
 VERBS: dict[str, Verb] = {"preflight": "preflight", "nodes": "nodes", "compare": "compare", "timeline": "timeline"}
 COMMANDS = tuple(VERBS)
