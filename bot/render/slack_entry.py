@@ -8,7 +8,7 @@ import json
 from typing import Any, Final
 
 from bot.redact import Redactor
-from bot.render.slack_labels import lang_index
+from bot.render.slack_labels import label
 from bot.render.slack_message import SlackMessage, section
 from bot.render.slack_text import clean_line, cut, inline
 
@@ -17,24 +17,10 @@ MODAL_CALLBACK: Final = "rlark_diagnose_submit"
 MENU_OPTIONS: Final = 25
 OPTION_TEXT: Final = 75
 
-_TEXT: Final[dict[str, tuple[str, str]]] = {
-    "pick": ("这条消息提到了多个目标，选一个诊断：", "That message names several targets; pick one to diagnose:"),
-    "pick.placeholder": ("选择目标", "Pick a target"),
-    "none": ("这条消息没有提到 job/NAME、pod/NAME、runner/NAME 或 RLark 任务链接。",
-             "That message names no job/NAME, pod/NAME, runner/NAME or RLark job URL."),
-    "verbs": ("在提及或私信里可以用：diagnose、ticket、watch、unwatch、help。",
-              "In a mention or a DM: diagnose, ticket, watch, unwatch or help."),
-    "modal.title": ("诊断", "Diagnose"),
-    "modal.submit": ("诊断", "Diagnose"),
-    "modal.channel": ("回复发到哪个频道", "Channel to answer in"),
-    "modal.target": ("目标：JOB、job/NAME、pod/NAME 或 runner/NAME", "Target: JOB, job/NAME, pod/NAME or runner/NAME"),
-    "modal.namespace": ("命名空间（pod 或 runner 可选）", "Namespace (optional, pods and runners)"),
-    "modal.lang": ("语言", "Language"),
-}
 
 
 def text(key: str, lang: str) -> str:
-    return _TEXT[key][lang_index(lang)]
+    return label(f"entry.{key}", lang)
 
 
 def note(key: str, *, lang: str) -> SlackMessage:

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from bot.checks.alerts import Alert
 from bot.redact import Redactor
-from bot.render.slack_labels import lang_index, severity
+from bot.render.slack_labels import label, severity
 from bot.render.slack_message import context, divider, header, section
 from bot.render.slack_reply import EMOJI
 from bot.render.slack_text import clean_line, cut, inline, mrkdwn
@@ -18,32 +18,11 @@ ALERTS_SHOWN: Final = 20
 ITEMS_SHOWN: Final = 10
 AGENT_CHECKS: Final = ("agent-disconnected", "nodepool-unhealthy")
 
-_TEXT: Final[dict[str, tuple[str, str]]] = {
-    "title": ("RLark 诊断机器人", "RLark diagnosis bot"),
-    "status.ok": ("✅ 机器人、存储和证据来源都正常。", "✅ The bot, its store and its evidence source are working."),
-    "status.bad": ("⚠️ 机器人部分不可用：{reason}", "⚠️ The bot is partly unavailable: {reason}"),
-    "agents.ok": ("集群与 agent：你的频道里没有 agent 或节点池告警。",
-                  "Clusters and agents: no agent or node-pool alert in your channels."),
-    "agents.bad": ("集群与 agent：{n} 个 agent 或节点池告警（见下）。",
-                   "Clusters and agents: {n} agent or node-pool alerts (below)."),
-    "alerts": ("你所在的绑定频道里正在告警（{n}）", "Firing in the bound channels you are in ({n})"),
-    "alerts.none": ("你所在的绑定频道里没有告警。", "Nothing is firing in the bound channels you are in."),
-    "more": ("还有 {n} 条未显示。", "{n} more not shown."),
-    "recent": ("你最近的诊断", "Your recent diagnoses"),
-    "recent.none": ("还没有诊断。在频道里输入 {c} diagnose TARGET 试试。",
-                    "None yet. Try {c} diagnose TARGET in a channel."),
-    "watches": ("你的跟踪", "Your watches"),
-    "watches.none": ("没有正在进行的跟踪。", "No watch is running."),
-    "updated": ("打开本页时更新：{at}", "Updated when you opened this tab: {at}"),
-    "ack": ("我来处理", "I'm on it"),
-    "diagnose": ("诊断", "Diagnose"),
-    "on_it": ("{user} 正在处理", "{user} is on it"),
-}
 HOME_MARK: Final = "home|"  # a Home button's value: home|<channel>|<root ts>|<the alert root's own value>
 
 
 def _t(key: str, lang: str, /, **fields: object) -> str:
-    return _TEXT[key][lang_index(lang)].format(**fields)
+    return label(f"home.{key}", lang, **fields)
 
 
 @dataclass(frozen=True)

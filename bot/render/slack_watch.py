@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from bot.redact import Redactor
-from bot.render.slack_labels import lang_index
+from bot.render.slack_labels import label
 from bot.render.slack_message import SlackMessage, context, section
 from bot.render.slack_text import clean_line, inline
 
@@ -19,34 +19,10 @@ WATCH_EVENT: Final = "rlark_watch"
 _USER: Final = re.compile(r"[UW][A-Z0-9]{2,20}")
 State = Literal["watching", "ended", "stopped"]
 
-_TEXT: Final[dict[str, tuple[str, str]]] = {
-    "root": ("👀 正在跟踪 {target}：阶段 {stage}{case}", "👀 Watching {target}: stage {stage}{case}"),
-    "root.ended": ("🏁 已停止跟踪 {target}：阶段 {stage}{case}", "🏁 No longer watching {target}: stage {stage}{case}"),
-    "case": ("，问题 {case}", ", case {case}"),
-    "by": ("由 <@{user}> 发起，最长跟踪 {hours} 小时；{stop} 停止。",
-           "Started by <@{user}>; lasts at most {hours} h; {stop} stops it."),
-    "stage": ("阶段推进：{old} → {new}", "Stage advanced: {old} → {new}"),
-    "case.new": ("出现问题：{case}", "A case appeared: {case}"),
-    "case.gone": ("问题已消失：{case}", "The case cleared: {case}"),
-    "ended.ok": ("✅ {target} 已成功结束（阶段 {stage}）。跟踪结束。",
-                 "✅ {target} succeeded (stage {stage}). Watch ended."),
-    "ended.failed": ("❌ {target} 已结束：{phase}。诊断见下一条回复。跟踪结束。",
-                     "❌ {target} ended: {phase}. The diagnosis follows. Watch ended."),
-    "ended.gone": ("{target} 已不存在。跟踪结束。", "{target} no longer exists. Watch ended."),
-    "stopped.by": ("<@{user}> 停止了跟踪。", "<@{user}> stopped the watch."),
-    "stopped.time": ("已跟踪 {hours} 小时，跟踪停止。", "Watched for {hours} h: the watch stopped."),
-    "started": ("已开始跟踪 {target}，请看本频道的话题。", "Now watching {target}; see its thread in this channel."),
-    "already": ("本频道已经在跟踪 {target}。", "This channel already watches {target}."),
-    "full": ("本频道已有 {n} 个跟踪，达到上限；请先 unwatch 一个。",
-             "This channel holds {n} watches, the limit; unwatch one first."),
-    "none": ("本频道没有在跟踪 {target}。", "This channel does not watch {target}."),
-    "stopped": ("已停止跟踪 {target}。", "Stopped watching {target}."),
-    "kind": ("watch 只能跟踪 Job 或 pod。", "watch follows a Job or a pod."),
-}
 
 
 def _t(key: str, lang: str, /, **fields: object) -> str:
-    return _TEXT[key][lang_index(lang)].format(**fields)
+    return label(f"watch.{key}", lang, **fields)
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,8 @@ def test_duplicate_without_a_link_still_says_where(redactor: Redactor) -> None:
 def test_every_label_has_both_languages() -> None:
     fields = {"n": 1, "file": "f", "target": "t", "now": "n", "step": "s", "clusters": 1, "pods": 1, "logs": 1,
               "requests": 1, "usage": "u", "reason": "r", "c": "/rlark", "where": "w", "link": "l", "key": "k",
-              "duration": "2h", "until": "u", "since": "s", "user": "<@U1>"}
+              "duration": "2h", "until": "u", "since": "s", "user": "<@U1>", "at": "a", "case": "c", "hours": 24,
+              "new": "n", "old": "o", "phase": "p", "stage": "s", "stop": "unwatch"}
     for key in keys():
         zh, en = label(key, "zh", **fields), label(key, "en", **fields)
         assert zh and en and (zh != en or key.startswith("sev."))
