@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from bot.conversations.access import binding_for
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
-from bot.conversations.diagnosis import Ask, canonical, locate_allowed, post_patiently, tell_user
+from bot.conversations.diagnosis import (
+    Ask,
+    canonical,
+    locate_allowed,
+    post_patiently,
+    tell_user,
+    thread_under_way,
+)
 from bot.conversations.parsing import Command
 from bot.conversations.pictures import timeline_task, upload
 from bot.conversations.ports import SlackDown, seal_message
@@ -79,16 +86,10 @@ def _in_scope(deps: Deps, req: Request) -> list[Location] | str:
 
 def first_in_a_minute(deps: Deps, req: Request, key: str) -> bool:
     """True when this ask may go ahead; else the asker got a link to the thread already under way."""
-    try:
-        if deps.store.claim(f"cooldown:{key}", ttl_seconds=COOLDOWN_SECONDS):
-            return True
-        ts = deps.store.get(f"thread:{key}")
-    except StoreUnavailable as exc:
-        deps.log.warning("store unavailable: the 60 s cooldown is off", extra={"reason": str(exc)})
+    link = thread_under_way(deps, channel=req.channel, key=key)
+    if link is None:
         return True
-    link = deps.sink.permalink(channel=req.channel, ts=ts) if ts else None
-    req.say(deps, ephemeral("duplicate", lang=req.lang, redactor=deps.redactor, target=req.what,
-                            permalink=link or "-"))
+    req.say(deps, ephemeral("duplicate", lang=req.lang, redactor=deps.redactor, target=req.what, permalink=link))
     return False
 
 

@@ -113,18 +113,26 @@ def locate_allowed(deps: Deps, ask: Ask) -> Location | str:
     return where
 
 
-def _cooldown(deps: Deps, ask: Ask, key: str) -> bool:
-    """True when this ask may go ahead; else the asker got a link to the thread already under way."""
+def thread_under_way(deps: Deps, *, channel: str, key: str) -> str | None:
+    """None when an ask of `key` may go ahead in `channel` (it claimed the 60 s cooldown, or the store is down and the
+    cooldown is off); else a link to the thread already under way ("-" while its root is not posted yet)."""
     try:
         if deps.store.claim(f"cooldown:{key}", ttl_seconds=COOLDOWN_SECONDS):
-            return True
+            return None
         ts = deps.store.get(f"thread:{key}")
     except StoreUnavailable as exc:
         deps.log.warning("store unavailable: the 60 s cooldown is off", extra={"reason": str(exc)})
+        return None
+    return (deps.sink.permalink(channel=channel, ts=ts) if ts else None) or "-"
+
+
+def _cooldown(deps: Deps, ask: Ask, key: str) -> bool:
+    """True when this ask may go ahead; else the asker got a link to the thread already under way."""
+    link = thread_under_way(deps, channel=ask.channel, key=key)
+    if link is None:
         return True
-    link = deps.sink.permalink(channel=ask.channel, ts=ts) if ts else None
     tell(deps, ask, message=ephemeral("duplicate", lang=ask.lang, redactor=deps.redactor, target=str(ask.target),
-                              permalink=link or "-"))
+                              permalink=link))
     return False
 
 
