@@ -44,10 +44,10 @@ def socket_client(path: Path, *, socket_timeout: float) -> redis.Redis:
 def sentinel_client(*, sentinels: list[tuple[str, int]], service: str, db: int, username: str | None,
                     password: str | None, socket_timeout: float) -> redis.Redis:
     """A client for the current master of `service`; redis-py asks the sentinels again after a failover."""
-    quick = {"socket_timeout": socket_timeout, "socket_connect_timeout": socket_timeout,
+    quick: dict[str, Any] = {"socket_timeout": socket_timeout, "socket_connect_timeout": socket_timeout,
              "retry": Retry(NoBackoff(), 0)}
-    sentinel = Sentinel(sentinels, sentinel_kwargs=quick, **quick)  # type: ignore[no-untyped-call]
-    master: redis.Redis = sentinel.master_for(  # type: ignore[no-untyped-call]
+    sentinel = Sentinel(sentinels, sentinel_kwargs=quick, **quick)  # type: ignore[no-untyped-call,unused-ignore]
+    master: redis.Redis = sentinel.master_for(  # type: ignore[no-untyped-call,unused-ignore]
         service, db=db, username=username, password=password, **client_options(socket_timeout))
     return master
 
