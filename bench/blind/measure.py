@@ -5,7 +5,9 @@ BUNDLE --format json`). The first answer is the case a Slack reply leads with (C
 not `rlark.risk.credentials-exposed`, or that one when it is the only finding; `none` when nothing matched. A scenario
 whose `first` is `none` (a healthy or still-starting job) is right when no finding is at error level or above.
 
-    .venv/bin/python bench/blind/measure.py [--json FILE] [--only SUBSTRING]
+    .venv/bin/python bench/blind/measure.py [--set DIR] [--json FILE] [--only SUBSTRING]
+
+`--set DIR` measures another blind set of the same layout (e.g. bench/blind2); the default is bench/blind.
 
 Nobody changes the engine to pass these scenarios: they measure what users will meet, not what the engine was shown.
 """
@@ -79,8 +81,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="also write every outcome to this file")
     parser.add_argument("--only", default="", help="only scenarios whose name holds this")
+    parser.add_argument("--set", type=Path, default=HERE, metavar="DIR",
+                        help="the blind set to measure: a directory of <scenario>/expect.yaml + bundle/ "
+                             "(default: bench/blind)")
     args = parser.parse_args()
-    dirs = sorted(p.parent for p in HERE.glob("*/expect.yaml") if args.only in p.parent.name)
+    dirs = sorted(p.parent for p in args.set.resolve().glob("*/expect.yaml") if args.only in p.parent.name)
     outcomes = [run_one(d) for d in dirs]
     width = max((len(o.name) for o in outcomes), default=10)
     for o in outcomes:
