@@ -7,17 +7,19 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Collection
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.alerts import storage
 from bot.alerts.delivery import Deliverer, Done, Mark
 from bot.alerts.machine import step
-from bot.alerts.model import Action, Observation, Policy, Record
+from bot.alerts.model import Action, Policy, Record
 from bot.alerts.ports import DeliveryFailed
 from bot.store.base import Store
 
 if TYPE_CHECKING:
     from bot.alerts.notifier import TickReport
+    from bot.checks.alerts import Alert
 
 log = logging.getLogger("bot.alerts")
 
@@ -36,7 +38,7 @@ class DegradedMode:
     _local: list[tuple[Action, str]]
     _local_marks: dict[str, str]
 
-    def _step_local(self, observations: dict[str, Observation], *, now: float, unreadable: set[str],
+    def _step_local(self, observations: dict[str, Alert], *, now: datetime, unreadable: set[str],
                     checks: Collection[str] | None, skip: set[str], report: TickReport) -> None:
         for key in sorted(set(observations) | set(self._known)):
             record = self._known.get(key)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bot.alerts.messages import Message, reply, root
-from bot.alerts.model import Action, View
+from bot.alerts.model import Action, Record
 from bot.alerts.ports import AlertSink, DeliveryFailed
 from bot.alerts.routing import lang_of, route
 from bot.runbook import Runbook
@@ -34,7 +34,7 @@ class Routes:
     channels: Mapping[str, ChannelBinding]
     fallback: str | None
 
-    def for_view(self, view: View, domain: str = "") -> list[str]:
+    def for_view(self, view: Record, domain: str = "") -> list[str]:
         return route(refs=(view.object, *view.objects), domain=domain, channels=self.channels,
                      fallback=self.fallback)
 
@@ -46,7 +46,7 @@ class Deliverer:
         self.runbook = runbook
         self.calls = 0  # Slack calls made (for benchmarks and logs)
 
-    def _root(self, view: View, lang: str, degraded: bool) -> Message:
+    def _root(self, view: Record, lang: str, degraded: bool) -> Message:
         case = self.runbook.get(view.case) if self.runbook is not None else None
         cause = self.runbook.get(view.cause) if self.runbook is not None and view.cause else None
         return root(view, case=case, cause=cause, lang=lang, degraded=degraded)

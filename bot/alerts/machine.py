@@ -13,31 +13,31 @@ firing --(gone `clear_after_ticks` ticks)--> resolved --(seen again)--> firing (
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from bot.alerts.fingerprint import fingerprint
-from bot.alerts.model import Action, ActionKind, Observation, Policy, Posted, Record, View
+from bot.alerts.model import Action, ActionKind, Policy, Posted, Record, Seconds, seconds
+from bot.checks.alerts import Alert
 
 
-def _new(obs: Observation, now: float) -> Record:
-    return Record(key=obs.key, check=obs.check, case=obs.case, object=obs.object, objects=obs.objects,
-                  severity=obs.severity, summary=obs.summary, fingerprint=fingerprint(obs.summary),
-                  clusters=tuple(sorted(obs.clusters)), state="firing", first_seen=now, last_seen=now,
-                  since=obs.since, cause=obs.cause, domain=obs.domain)
+def _since(alert: Alert) -> Seconds | None:
+    return seconds(alert.since) if alert.since is not None else None
 
 
-def _seen(rec: Record, obs: Observation, now: float) -> Record:
+def _seen(rec: Record, obs: Alert, now: Seconds) -> Record:
     return rec.evolve(case=obs.case, object=obs.object, objects=obs.objects, severity=obs.severity,
                       summary=obs.summary, fingerprint=fingerprint(obs.summary),
-                      clusters=tuple(sorted(obs.clusters)), last_seen=now, since=obs.since or rec.since,
+                      clusters=tuple(sorted(obs.clusters)), last_seen=now, since=_since(obs) or rec.since,
                       cause=obs.cause, domain=obs.domain, missing=0)
 
 
 def _posted(rec: Record) -> Posted:
-    return Posted(severity=rec.severity, fingerprint=rec.fingerprint, objects=tuple(sorted(rec.objects)))
+    return Posted(severity=rec.severity, fingerprint=rec.fingerprint, objects=tuple(sorted(rec.objects, key=str)))
 
 
 def _act(rec: Record, kind: ActionKind, *, changes: tuple[str, ...] = (), reason: str = "") -> tuple[Record, Action]:
     rec = rec.evolve(seq=rec.seq + 1)
-    return rec, Action(kind=kind, seq=rec.seq, view=View.of(rec), changes=changes, reason=reason,
+    return rec, Action(kind=kind, seq=rec.seq, view=rec, changes=changes, reason=reason,
                        generation=int(rec.first_seen))
 
 
@@ -46,8 +46,8 @@ def changes_between(old: Posted, new: Posted, *, summary: str) -> tuple[str, ...
     lines: list[str] = []
     if old.severity != new.severity:
         lines.append(f"severity {old.severity} -> {new.severity}")
-    added = sorted(set(new.objects) - set(old.objects))
-    gone = sorted(set(old.objects) - set(new.objects))
+    added = sorted(map(str, set(new.objects) - set(old.objects)))
+    gone = sorted(map(str, set(old.objects) - set(new.objects)))
     if added:
         lines.append(f"{len(added)} more: {', '.join(added[:5])}" + (" ..." if len(added) > 5 else ""))
     if gone:
@@ -57,7 +57,7 @@ def changes_between(old: Posted, new: Posted, *, summary: str) -> tuple[str, ...
     return tuple(lines)
 
 
-def _firing(rec: Record, obs: Observation, *, now: float, policy: Policy, muted: bool,
+def _firing(rec: Record, obs: Alert, *, now: Seconds, policy: Policy, muted: bool,
             unmuted: bool) -> tuple[Record, list[Action]]:
     rec = _seen(rec, obs, now)
     current, before = _posted(rec), rec.posted
@@ -79,7 +79,7 @@ def _firing(rec: Record, obs: Observation, *, now: float, policy: Policy, muted:
     return rec, [action]
 
 
-def _resolved_seen(rec: Record, obs: Observation, *, now: float, policy: Policy,
+def _resolved_seen(rec: Record, obs: Alert, *, now: Seconds, policy: Policy,
                    muted: bool) -> tuple[Record, list[Action]]:
     back = rec.back_since if rec.back_since is not None else now
     recent = rec.resolved_at is not None and back - rec.resolved_at < policy.hold_down_seconds
@@ -93,17 +93,23 @@ def _resolved_seen(rec: Record, obs: Observation, *, now: float, policy: Policy,
     return rec, [action]
 
 
-def step(record: Record | None, observation: Observation | None, *, now: float, policy: Policy,
+def step(record: Record | None, observation: Alert | None, *, now: datetime, policy: Policy,
          muted: bool = False, blind: bool = False) -> tuple[Record | None, list[Action]]:
-    """Advance one key by one tick. Returns the record to keep (None: nothing to keep) and what to post."""
+    """Advance one key by one tick with the alert seen for it (None: not seen). Returns the record to keep (None:
+    nothing to keep) and what to post."""
     if record is None:
         if observation is None:
             return None, []
-        rec = _new(observation, now).evolve(muted=muted)
+        rec = Record.first(observation, now=now).evolve(muted=muted)
         if muted:
             return rec, []
-        rec, action = _act(rec.evolve(posted=_posted(rec), last_change_at=now), "post_root")
+        rec, action = _act(rec.evolve(posted=_posted(rec), last_change_at=rec.first_seen), "post_root")
         return rec, [action]
+    return _step(record, observation, now=seconds(now), policy=policy, muted=muted, blind=blind)
+
+
+def _step(record: Record, observation: Alert | None, *, now: Seconds, policy: Policy, muted: bool,
+          blind: bool) -> tuple[Record, list[Action]]:
     unmuted = record.muted and not muted
     record = record.evolve(muted=muted)
     if observation is not None:

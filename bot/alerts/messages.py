@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.alerts.model import Action, View
+from bot.alerts.model import Action, Record
 from bot.alerts.targets import diagnosable
 from bot.models.times import MINUTE, from_seconds
 from bot.render import blocklimits as lim
@@ -28,11 +28,11 @@ class Message:
     metadata: dict[str, Any]
 
 
-def metadata(view: View, *, state: str | None = None) -> dict[str, Any]:
+def metadata(view: Record, *, state: str | None = None) -> dict[str, Any]:
     """CONTRACT §6 message metadata."""
     return {"event_type": "rlark_alert",
-            "event_payload": {"key": view.key, "case": view.case, "object": view.object,
-                              "objects": list(view.objects), "state": state or view.state}}
+            "event_payload": {"key": view.key, "case": view.case, "object": str(view.object),
+                              "objects": [str(o) for o in view.objects], "state": state or view.state}}
 
 
 def _case_text(case_id: str, case: Case | None, lang: str) -> tuple[str, str, str]:
@@ -52,7 +52,7 @@ def _when(stamp: float | None) -> str:
     return from_seconds(stamp).strftime(MINUTE) if stamp is not None else "-"
 
 
-def _objects(view: View, lang: str) -> str:
+def _objects(view: Record, lang: str) -> str:
     shown = view.objects[:MAX_OBJECTS]
     text = "\n".join(f"`{o}`" for o in shown)
     if len(view.objects) > MAX_OBJECTS:
@@ -68,7 +68,7 @@ def _section(text: str) -> Block:
     return {"type": "section", "text": {"type": "mrkdwn", "text": _cut(text)}}
 
 
-def root(view: View, *, case: Case | None, lang: str, cause: Case | None = None, degraded: bool = False) -> Message:
+def root(view: Record, *, case: Case | None, lang: str, cause: Case | None = None, degraded: bool = False) -> Message:
     """The thread's root message, firing or resolved."""
     title, next_step, avoid = _case_text(view.case, case, lang)
     if cause is not None:  # the runbook case the evidence names is the better advice
@@ -102,12 +102,12 @@ def root(view: View, *, case: Case | None, lang: str, cause: Case | None = None,
     return Message(text=text, blocks=blocks, metadata=metadata(view))
 
 
-def ack_value(view: View) -> str:
+def ack_value(view: Record) -> str:
     """The "I'm on it" button's value: the ack state the clicker saw, then the key (`<seq>|<key>`)."""
     return f"{view.ack_seq}|{view.key}"
 
 
-def _buttons(view: View, lang: str) -> list[Block]:
+def _buttons(view: Record, lang: str) -> list[Block]:
     """Diagnose (the first object that is a Job, pod or runner), a menu when there are several, I'm on it,
     Mute."""
     targets = diagnosable(view)

@@ -1,47 +1,44 @@
-"""The alert lifecycle's data: what a tick observed, what is remembered per key, and what to post.
+"""The alert lifecycle's data: what is remembered per alert key (`Record`) and what to post (`Action`).
 
-Records are plain JSON documents in the store (`to_doc`/`from_doc`, by pydantic from the dataclasses' own
-fields), times are POSIX seconds (`Seconds`, the one type of every `now` on the alert side), so any replica can
-pick up where another left off.
+A tick's alerts (`bot.checks.alerts.Alert`, folded by cause in `grouping`) are stepped into records; an `Action`
+carries the record as it was when the delivery was decided, which is what its message shows. Records and
+actions are plain JSON documents in the store (`to_doc`/`from_doc`, by pydantic from the dataclasses' own
+fields: object references in their string form, times as POSIX seconds), so any replica can pick up where
+another left off; documents written before actions carried the whole record still load.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import TypeAdapter
+from pydantic import PlainSerializer, PlainValidator, TypeAdapter
 
-from bot.models.refs import Severity
+from bot.alerts.fingerprint import fingerprint
+from bot.checks.alerts import Alert
+from bot.models.refs import AlertObject, ObjectGroup, ObjectRef, Severity, parse_alert_key, parse_object
+from bot.models.times import from_seconds
 from bot.settings import ChecksSettings
 
 State = Literal["firing", "resolved"]
-Seconds = float  # POSIX seconds
+Seconds = float  # POSIX seconds: how the store keeps a point in time
 
 
-def cluster_of(ref: str) -> str:
-    """The cluster part of an object reference `<cluster>/<namespace>/<Kind>/<name>`."""
-    return ref.split("/", 1)[0]
+def seconds(at: datetime) -> Seconds:
+    return at.timestamp()
 
 
-@dataclass(frozen=True)
-class Observation:
-    """One alert (or one cause covering many objects) as seen in one tick."""
+def _ref_in(value: object) -> ObjectRef:
+    return value if isinstance(value, ObjectRef) else ObjectRef.parse(str(value))
 
-    key: str
-    check: str
-    case: str
-    object: str
-    objects: tuple[str, ...]
-    severity: Severity
-    summary: str
-    since: float | None = None
-    cause: str = ""
-    domain: str = ""
 
-    @property
-    def clusters(self) -> frozenset[str]:
-        return frozenset({cluster_of(self.object), *(cluster_of(o) for o in self.objects)})
+def _object_in(value: object) -> AlertObject:
+    return value if isinstance(value, ObjectRef | ObjectGroup) else parse_object(str(value))
+
+
+Ref = Annotated[ObjectRef, PlainValidator(_ref_in), PlainSerializer(str, return_type=str)]
+Object = Annotated[AlertObject, PlainValidator(_object_in), PlainSerializer(str, return_type=str)]
 
 
 @dataclass(frozen=True)
@@ -64,70 +61,65 @@ class Posted:
 
     severity: Severity
     fingerprint: str
-    objects: tuple[str, ...]
+    objects: tuple[Ref, ...]
 
 
 @dataclass(frozen=True)
 class Record:
+    """One alert thread as the store keeps it (and, inside an `Action`, as its message shows it)."""
+
     key: str
     check: str
     case: str
-    object: str
-    objects: tuple[str, ...]
+    object: Object
+    objects: tuple[Ref, ...]
     severity: Severity
     summary: str
     fingerprint: str
     clusters: tuple[str, ...]
     state: State
-    first_seen: float
-    last_seen: float
-    since: float | None = None
+    first_seen: Seconds
+    last_seen: Seconds
+    since: Seconds | None = None
     cause: str = ""
     domain: str = ""
     missing: int = 0
     posted: Posted | None = None  # None: no root message yet (muted since first sighting)
-    last_change_at: float | None = None
-    resolved_at: float | None = None
-    back_since: float | None = None  # seen again within the hold-down after resolving; re-opens once it persists
+    last_change_at: Seconds | None = None
+    resolved_at: Seconds | None = None
+    back_since: Seconds | None = None  # seen again within the hold-down after resolving; re-opens once it persists
     muted: bool = False  # as of the last tick (a mute ending while firing adds a reply)
     seq: int = 0  # deliveries made for this key so far: the next one's id is `<key>#<generation>.<seq + 1>`
     roots: dict[str, str] = field(default_factory=dict)  # channel -> root message ts (written back on delivery)
     acked_by: str = ""  # the Slack user who said "I'm on it" ("" when nobody has)
     ack_seq: int = 0  # clicks on "I'm on it" that changed it: a click made on an older root changes nothing
 
+    @classmethod
+    def first(cls, alert: Alert, *, now: datetime) -> Record:
+        """The record of an alert first seen at `now`."""
+        return cls(key=alert.key, check=alert.check, case=alert.case, object=alert.object, objects=alert.objects,
+                   severity=alert.severity, summary=alert.summary, fingerprint=fingerprint(alert.summary),
+                   clusters=tuple(sorted(alert.clusters)), state="firing", first_seen=seconds(now),
+                   last_seen=seconds(now), since=seconds(alert.since) if alert.since is not None else None,
+                   cause=alert.cause, domain=alert.domain)
+
+    @property
+    def since_at(self) -> datetime | None:
+        return from_seconds(self.since) if self.since is not None else None
+
     def to_doc(self) -> dict[str, Any]:
         return _dump(_RECORD, self)
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> Record:
-        """Fields this version does not know are ignored; missing ones take their defaults."""
-        return _RECORD.validate_python(doc)
+        """Fields this version does not know are ignored; missing ones take their defaults. The object is read
+        back as a group when the objects listed do not include it (an alert folded by cause)."""
+        objects = tuple(_ref_in(o) for o in doc.get("objects", ()))
+        return _RECORD.validate_python({**doc, "objects": objects,
+                                        "object": parse_object(str(doc["object"]), members=objects)})
 
     def evolve(self, **changes: Any) -> Record:
         return replace(self, **changes)
-
-
-@dataclass(frozen=True)
-class View:
-    """What a message about the alert shows, frozen at the moment the action was decided."""
-
-    key: str
-    case: str
-    object: str
-    objects: tuple[str, ...]
-    severity: Severity
-    summary: str
-    since: float | None
-    state: State
-    cause: str = ""
-    acked_by: str = ""
-    ack_seq: int = 0
-
-    @classmethod
-    def of(cls, record: Record) -> View:
-        return cls(key=record.key, case=record.case, object=record.object, objects=record.objects,
-                   severity=record.severity, summary=record.summary, since=record.since, state=record.state,
-                   cause=record.cause, acked_by=record.acked_by, ack_seq=record.ack_seq)
 
 
 ActionKind = Literal["post_root", "reply", "resolve", "reopen"]
@@ -140,7 +132,7 @@ class Action:
 
     kind: ActionKind
     seq: int
-    view: View
+    view: Record  # the record when the delivery was decided: what its messages show
     changes: tuple[str, ...] = ()
     reason: str = ""  # for replies: "change" or "unmuted"
     generation: int = 0  # the record's first sighting: a key dropped and seen again gets fresh delivery ids
@@ -154,7 +146,20 @@ class Action:
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> Action:
-        return _ACTION.validate_python(doc)
+        return _ACTION.validate_python({**doc, "view": Record.from_doc(_whole(doc["view"]))})
+
+
+def _whole(view: dict[str, Any]) -> dict[str, Any]:
+    """A record document from an action's `view`. Those written before actions carried the whole record hold
+    only what the message shows; the rest is derived from that (an action's record is read for its message
+    only, never for its times)."""
+    if "check" in view:
+        return view
+    objects = tuple(_ref_in(o) for o in view.get("objects", ()))
+    shown = parse_object(str(view["object"]), members=objects)
+    return {"check": parse_alert_key(str(view["key"]))[0], "fingerprint": fingerprint(str(view.get("summary", ""))),
+            "clusters": sorted({shown.cluster, *(o.cluster for o in objects)}), "first_seen": 0.0,
+            "last_seen": 0.0, **view}
 
 
 def _dump(adapter: TypeAdapter[Any], value: object) -> dict[str, Any]:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.alerts import storage
-from bot.alerts.model import Record, Seconds
+from bot.alerts.model import Record, seconds
 from bot.alerts.routing import binding_hears
 from bot.models.refs import SEVERITY_RANK
+from bot.models.times import from_seconds
 from bot.settings import ChannelBinding
 from bot.store.base import Store
 
@@ -20,17 +22,17 @@ from bot.store.base import Store
 @dataclass(frozen=True)
 class Mute:
     key: str
-    until: float
+    until: datetime
     by: str
 
 
-def mute(store: Store, *, key: str, until: Seconds, by: str, now: Seconds) -> Mute:
+def mute(store: Store, *, key: str, until: datetime, by: str, now: datetime) -> Mute:
     """Mute `key` until `until`. Raises ValueError (one line) when `until` is not in the future."""
-    seconds = until - now
-    if seconds <= 0:
+    left = (until - now).total_seconds()
+    if left <= 0:
         raise ValueError("a mute must end in the future")
     entry = Mute(key=key, until=until, by=by)
-    store.put(storage.MUTE + key, json.dumps({"until": entry.until, "by": by}), ttl_seconds=seconds)
+    store.put(storage.MUTE + key, json.dumps({"until": seconds(until), "by": by}), ttl_seconds=left)
     return entry
 
 
@@ -46,7 +48,7 @@ def muted(store: Store, key: str) -> Mute | None:
     if raw is None:
         return None
     data = json.loads(raw)
-    return Mute(key=key, until=float(data["until"]), by=str(data.get("by", "")))
+    return Mute(key=key, until=from_seconds(float(data["until"])), by=str(data.get("by", "")))
 
 
 def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[tuple[Record, Mute | None]]:

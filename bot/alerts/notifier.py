@@ -18,6 +18,7 @@ import json
 import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from bot.alerts import storage
@@ -25,7 +26,7 @@ from bot.alerts.degraded import DegradedMode, revision
 from bot.alerts.delivery import Deliverer, Routes
 from bot.alerts.grouping import observe
 from bot.alerts.machine import step
-from bot.alerts.model import Action, Observation, Policy, Record
+from bot.alerts.model import Action, Policy, Record, seconds
 from bot.alerts.mutes import muted
 from bot.alerts.ports import AlertSink, DeliveryFailed
 from bot.checks.alerts import Alert
@@ -66,7 +67,7 @@ class Notifier(DegradedMode):
 
     # -- one tick -------------------------------------------------------------------------------------------
 
-    def tick(self, alerts: Collection[Alert], *, now: float, unreadable: Collection[str] = (),
+    def tick(self, alerts: Collection[Alert], *, now: datetime, unreadable: Collection[str] = (),
              checks: Collection[str] | None = None, fence: Fence | None = None) -> TickReport:
         """Step every key of `checks` (all when None) with this tick's alerts and deliver what that decided.
 
@@ -90,7 +91,7 @@ class Notifier(DegradedMode):
         report.firing = sum(1 for record in self._known.values() if record.state == "firing")
         return report
 
-    def _step_stored(self, observations: dict[str, Observation], *, now: float, unreadable: set[str],
+    def _step_stored(self, observations: dict[str, Alert], *, now: datetime, unreadable: set[str],
                      checks: Collection[str] | None, report: TickReport, done: set[str]) -> None:
         docs = {k[len(storage.RECORD):]: v for k, v in self.store.scan_docs(storage.RECORD)}
         queued_ids = self._outbox_ids()
@@ -131,9 +132,10 @@ class Notifier(DegradedMode):
             report.actions += len(actions)
 
     @staticmethod
-    def _expired(record: Record, versioned: Versioned, now: float) -> bool:
+    def _expired(record: Record, versioned: Versioned, now: datetime) -> bool:
         return (record.state == "resolved" and record.resolved_at is not None
-                and now - record.resolved_at > storage.RESOLVED_KEPT_SECONDS and not versioned.doc.get("queued"))
+                and seconds(now) - record.resolved_at > storage.RESOLVED_KEPT_SECONDS
+                and not versioned.doc.get("queued"))
 
     def _outbox_ids(self) -> set[str]:
         return {json.loads(item)["id"] for item in self.store.peek(storage.OUTBOX, 100_000)}

@@ -10,34 +10,18 @@ binding claims it, `RLARK_BOT_ALERTS_CHANNEL` hears it; without that it is only 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from bot.models.refs import AlertObject
 from bot.models.rlark import AGENT_NAMESPACE_PREFIX
 from bot.settings import ChannelBinding
 
 RLARK_KINDS = ("Job", "Task")
 
 
-@dataclass(frozen=True)
-class Ref:
-    cluster: str
-    namespace: str
-    kind: str
-    name: str
-
-    @classmethod
-    def parse(cls, ref: str) -> Ref:
-        parts = ref.split("/", 3)
-        if len(parts) != 4:
-            return cls(cluster=parts[0], namespace="", kind="", name=ref)
-        return cls(cluster=parts[0], namespace=parts[1], kind=parts[2], name=parts[3])
-
-
-def binding_hears(binding: ChannelBinding, ref: str, *, domain: str = "") -> bool:
-    """Whether an alert-enabled binding claims the alert about object `ref`."""
+def binding_hears(binding: ChannelBinding, obj: AlertObject, *, domain: str = "") -> bool:
+    """Whether an alert-enabled binding claims the alert about `obj`."""
     if not binding.alerts:
         return False
-    obj = Ref.parse(ref)
     if obj.kind in RLARK_KINDS:
         agent = obj.namespace.removeprefix(AGENT_NAMESPACE_PREFIX) if obj.namespace.startswith(
             AGENT_NAMESPACE_PREFIX) else None
@@ -48,7 +32,7 @@ def binding_hears(binding: ChannelBinding, ref: str, *, domain: str = "") -> boo
     return not obj.namespace or binding.namespace_ok(obj.namespace)
 
 
-def route(*, refs: Iterable[str], domain: str, channels: Mapping[str, ChannelBinding],
+def route(*, refs: Iterable[AlertObject], domain: str, channels: Mapping[str, ChannelBinding],
           fallback: str | None) -> list[str]:
     """Channel ids to post to, in a stable order; [] means "log only"."""
     wanted = list(dict.fromkeys(refs))

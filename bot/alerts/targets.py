@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.alerts.model import View
+from bot.alerts.model import Record
+from bot.models.refs import AlertObject, ObjectRef
 from bot.render import blocklimits as lim
 
 KINDS = {"Job": "job", "Pod": "pod", "EphemeralRunner": "runner"}
@@ -17,12 +18,11 @@ class AlertTarget:
     label: str  # how a person reads it: `pod/<name>` with its cluster and namespace
 
 
-def target_of(ref: str) -> AlertTarget | None:
-    """The diagnosable target an object reference `<cluster>/<namespace>/<Kind>/<name>` names, else None."""
-    parts = ref.split("/")
-    if len(parts) != 4 or not parts[3]:
+def target_of(ref: AlertObject) -> AlertTarget | None:
+    """The diagnosable target an alert's object is, else None (a group of objects is none)."""
+    if not isinstance(ref, ObjectRef):
         return None
-    cluster, namespace, kind, name = parts
+    cluster, namespace, kind, name = ref.cluster, ref.namespace, ref.kind, ref.name
     prefix = KINDS.get(kind)
     if prefix is None or (prefix != "job" and not namespace):
         return None
@@ -31,7 +31,15 @@ def target_of(ref: str) -> AlertTarget | None:
     return AlertTarget(value=value, label=f"{prefix}/{name} ({where})" if where else f"{prefix}/{name}")
 
 
-def diagnosable(view: View) -> list[AlertTarget]:
+def target_named(text: str) -> AlertTarget | None:
+    """`target_of` an object in its string form (an alert message's metadata); None for text naming none."""
+    try:
+        return target_of(ObjectRef.parse(text))
+    except ValueError:
+        return None
+
+
+def diagnosable(view: Record) -> list[AlertTarget]:
     """The alert's objects that are Jobs, pods or runners, in the order of `objects` (the cause's object when
     it lists none), each once; those whose value would not fit a menu option are left out."""
     refs = view.objects or (view.object,)

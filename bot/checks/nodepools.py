@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 
-from bot.checks.alerts import Alert
+from bot.checks.alerts import Alert, cluster_ref
 from bot.models import NodePool
 from bot.models.base import Condition
 
@@ -50,6 +50,6 @@ def unhealthy_nodepools(pools: Iterable[NodePool], *, now: datetime | None = Non
                          for c in bad)
         since = min((c.last_transition_time for c in bad if c.last_transition_time), default=None)
         alerts.append(Alert(check="nodepool-unhealthy", case="infra.karpenter.nodepool-unhealthy",
-                            object=f"{pool.cluster}//NodePool/{pool.name}", severity="error", since=since,
-                            summary=text))
+                            object=cluster_ref(pool.cluster, kind="NodePool", name=pool.name), severity="error",
+                            since=since, summary=text))
     return alerts

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from bot.checks.alerts import Alert, cluster_ref, object_ref
 from bot.models import Event, NodePool, Pod, Task
+from bot.models.refs import ObjectGroup
 from bot.settings import Thresholds
 
 # (cause case, pattern over "<reason>: <message>" of an event or condition), most specific first.
@@ -93,31 +94,30 @@ class _Groups:
         self.pools: dict[str, list[NodePool]] = defaultdict(list)
         for pool in pools:
             self.pools[pool.cluster].append(pool)
-        self._by_selector: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}  # 5,000 pods share few selectors
+        self._by_selector: dict[tuple[str, tuple[tuple[str, str], ...]], ObjectGroup] = {}  # few selectors
 
-    def of(self, pod: Pod) -> str:
+    def of(self, pod: Pod) -> ObjectGroup | None:
         app = pod.metadata.labels.get("app", "")
         task = self.tasks.get(app) if app else None
         if task is not None:
-            return object_ref(task, "Task")
+            return ObjectGroup.owned_by(object_ref(task, "Task"))
         sel = pod.spec.node_selector
         if not sel:
-            return ""
+            return None
         cache_key = (f"{pod.cluster}/{pod.namespace}", tuple(sorted(sel.items())))
         found = self._by_selector.get(cache_key)
         if found is None:
             found = self._by_selector[cache_key] = self._serving(pod, sel)
         return found
 
-    def _serving(self, pod: Pod, sel: dict[str, str]) -> str:
+    def _serving(self, pod: Pod, sel: dict[str, str]) -> ObjectGroup:
         named = sel.get(NODEPOOL_LABEL)
         if named:
-            return cluster_ref(pod.cluster, kind="NodePool", name=named)
+            return ObjectGroup.owned_by(cluster_ref(pod.cluster, kind="NodePool", name=named))
         pools = sorted((p for p in self.pools.get(pod.cluster, []) if p.serves(sel)), key=lambda p: p.name)
         if pools:
-            return cluster_ref(pod.cluster, kind="NodePool", name=pools[0].name)
-        selector = ",".join(f"{k}={v}" for k, v in sorted(sel.items()))
-        return f"{pod.cluster}/{pod.namespace}/NodeSelector/{selector}"
+            return ObjectGroup.owned_by(cluster_ref(pod.cluster, kind="NodePool", name=pools[0].name))
+        return ObjectGroup.selecting(pod.cluster, pod.namespace, sel)
 
 
 def long_pending(pods: Iterable[Pod], *, now: datetime, thresholds: Thresholds, events: Iterable[Event] = (),

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from bot.checks.alerts import Alert, cluster_ref, object_ref
 from bot.models import Evidence, Job, Task
+from bot.models.refs import ObjectRef
 from bot.models.rlark import JOB_LABEL
 from bot.models.times import rfc3339
 from bot.settings import Thresholds
@@ -19,7 +20,7 @@ from bot.settings import Thresholds
 TERMINAL_PHASES = ("Succeeded", "Failed", "Stopped")
 
 
-def _job_ref(job: Job) -> str:
+def _job_ref(job: Job) -> ObjectRef:
     return cluster_ref(job.cluster, kind="Job", name=job.name)
 
 

@@ -62,4 +62,4 @@ def run_checks(evidence: Evidence, *, now: datetime, thresholds: Thresholds,
     """Every check (or those named in `only`), alerts ordered by check then object."""
     checks = CHECKS if only is None else {n: CHECKS[n] for n in only}
     alerts = [a for check in checks.values() for a in check(evidence, now=now, thresholds=thresholds)]
-    return sorted(alerts, key=lambda a: (a.check, a.object))
+    return sorted(alerts, key=lambda a: (a.check, str(a.object)))

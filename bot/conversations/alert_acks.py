@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.alerts import acks, storage
 from bot.alerts.messages import root
-from bot.alerts.model import Record, View
+from bot.alerts.model import Record
 from bot.alerts.routing import lang_of
 from bot.alerts.targets import target_of
 from bot.conversations.alert_delivery import SlackAlertSink
@@ -34,13 +34,12 @@ def ack_alert(deps: Deps, *, value: str, channel: str, user: str, audit: Audit) 
     return "acked" if done.by else "unacked"
 
 
-def _show(deps: Deps, record: Record) -> None:
-    view = View.of(record)
+def _show(deps: Deps, view: Record) -> None:
     runbook = deps.service.runbook
     case = runbook.get(view.case) if runbook is not None else None
     cause = runbook.get(view.cause) if runbook is not None and view.cause else None
     sink = SlackAlertSink(deps.sink, deps.redactor)
-    for channel, ts in sorted(record.roots.items()):
+    for channel, ts in sorted(view.roots.items()):
         if ts == "-":  # a channel that refused the alert for good
             continue
         msg = root(view, case=case, cause=cause, lang=lang_of(channel, deps.settings.channels))

@@ -3,9 +3,8 @@ the alert records and mutes in the store. Muting needs the admin group."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.alerts import mutes, storage
 from bot.alerts.acks import taken
@@ -16,15 +15,11 @@ from bot.conversations.deps import Deps
 from bot.conversations.parsing import Command
 from bot.errors import UsageError, UserError
 from bot.models.refs import parse_alert_key
-from bot.models.times import from_seconds, rfc3339
+from bot.models.times import rfc3339
 from bot.render.ephemeral import ephemeral
 from bot.render.slack_message import SlackMessage
 from bot.settings import Settings
 from bot.store.base import Store, StoreUnavailable
-
-
-def _when(ts: float | None) -> datetime | None:
-    return None if ts is None else from_seconds(ts)
 
 
 def _summary(rec: Record) -> str:
@@ -40,9 +35,9 @@ class StoreAlertOps:
         if binding is None:
             return [], {}
         firing = mutes.list_firing(self._store, binding)
-        alerts = [Alert(check=parse_alert_key(rec.key)[0], case=rec.case, object=rec.object, severity=rec.severity,
-                        since=_when(rec.since), summary=_summary(rec)) for rec, _ in firing]
-        muted = {rec.key: rfc3339(from_seconds(m.until)) for rec, m in firing if m is not None}
+        alerts = [Alert(check=rec.check, case=rec.case, object=rec.object, objects=rec.objects,
+                        severity=rec.severity, since=rec.since_at, summary=_summary(rec)) for rec, _ in firing]
+        muted = {rec.key: rfc3339(m.until) for rec, m in firing if m is not None}
         return alerts, muted
 
     def resolve_key(self, key: str) -> str:
@@ -54,15 +49,15 @@ class StoreAlertOps:
             rec = Record.from_doc(versioned.doc["record"])
             if rec.key == key:
                 return rec.key
-            if parse_alert_key(rec.key)[0] == check and (obj == rec.object or obj in rec.objects):
+            if rec.check == check and (obj == str(rec.object) or obj in map(str, rec.objects)):
                 return rec.key
         raise UsageError(f"no alert has the key {key[:120]} (see /rlark alerts)")
 
     def mute(self, key: str, *, seconds: int, by: str) -> str:
-        now = time.time()
-        until = now + seconds
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=seconds)
         mutes.mute(self._store, key=self.resolve_key(key), until=until, by=by, now=now)
-        return rfc3339(from_seconds(until))
+        return rfc3339(until)
 
     def unmute(self, key: str, *, by: str) -> None:
         if not mutes.unmute(self._store, self.resolve_key(key)):

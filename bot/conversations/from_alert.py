@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from bot.alerts.targets import target_of
+from bot.alerts.targets import target_named
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, run_diagnosis, tell
@@ -66,7 +66,7 @@ def auto_diagnose(deps: Deps, *, channel: str, ts: str, metadata: dict[str, Any]
 def _auto(deps: Deps, *, channel: str, ts: str, metadata: dict[str, Any]) -> None:
     payload = metadata.get("event_payload") or {}
     refs = [str(r) for r in (payload.get("objects") or [payload.get("object")]) if r]
-    target = next((t for t in map(target_of, refs) if t is not None), None)
+    target = next((t for t in map(target_named, refs) if t is not None), None)
     if target is None:
         return
     try:

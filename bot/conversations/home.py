@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.alerts import storage
 from bot.alerts.messages import ack_value
-from bot.alerts.model import Record, View
+from bot.alerts.model import Record
 from bot.alerts.targets import diagnosable
 from bot.checks.alerts import Alert
 from bot.conversations.deps import Deps
@@ -80,9 +80,8 @@ class Home:
         root = record.roots.get(channel, "")
         if not root or root == "-" or record.state != "firing":
             return HomeAlert(channel, alert)
-        view = View.of(record)
-        targets = diagnosable(view)
-        return HomeAlert(channel, alert, root=root, ack=ack_value(view), diagnose=targets[0].value if targets else "",
+        targets = diagnosable(record)
+        return HomeAlert(channel, alert, root=root, ack=ack_value(record), diagnose=targets[0].value if targets else "",
                          acked_by=record.acked_by)
 
     def _recent(self, user: str) -> list[HomeItem]:

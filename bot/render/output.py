@@ -80,10 +80,10 @@ def render_checks(alerts: list[Alert], fmt: str, *, redactor: Redactor) -> SafeT
     """Alert keys and object references are identifiers the bot builds (CONTRACT §6): never masked. Every other
     string is redacted on its own, so a field name such as `key` cannot make its value look like a secret."""
     if fmt == "json":
-        doc = {"alerts": [{"check": a.check, "key": a.key, "case": a.case, "object": a.object, "severity": a.severity,
-                           "since": rfc3339(a.since) if a.since else None,
+        doc = {"alerts": [{"check": a.check, "key": a.key, "case": a.case, "object": str(a.object),
+                           "severity": a.severity, "since": rfc3339(a.since) if a.since else None,
                            "summary": plain(a.described)} for a in alerts]}
-        ids = [s for a in alerts for s in (a.key, a.object)]
+        ids = [s for a in alerts for s in (a.key, str(a.object))]
         return dump_json(seal(doc, redactor, verbatim=ids), indent=2)
     body = plain(_env().get_template("checks.j2").render(alerts=alerts))
     return redactor.redact(body).text

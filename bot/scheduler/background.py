@@ -50,7 +50,7 @@ class Scheduler:
 
     def _call(self, run: Callable[[float], object]) -> None:
         try:
-            run(self.runner.clock())
+            run(self.runner.clock().timestamp())
         except Exception:  # one bad run must not stop the schedule
             import logging
 

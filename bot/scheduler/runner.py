@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,12 +39,12 @@ class CheckGroup:
     interval_seconds: float
     checks: tuple[str, ...] | None = None
 
-    def slot(self, at: float) -> int:
-        return int(at // self.interval_seconds)
+    def slot(self, at: datetime) -> int:
+        return int(at.timestamp() // self.interval_seconds)
 
-    def scheduled(self, at: float) -> float:
+    def scheduled(self, at: datetime) -> datetime:
         """The start of the slot `at` falls in."""
-        return self.slot(at) * self.interval_seconds
+        return datetime.fromtimestamp(self.slot(at) * self.interval_seconds, UTC)
 
 
 @dataclass
@@ -62,7 +61,7 @@ class RunResult:
 class TickRunner:
     def __init__(self, *, store: Store, notifier: Notifier, collect: CollectTick, groups: Sequence[CheckGroup],
                  lock_ttl_seconds: float, on_lag: LagHook | None = None, on_firing: FiringHook | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.store = store
         self.notifier = notifier
         self.collect = collect
@@ -72,14 +71,15 @@ class TickRunner:
         self.on_firing = on_firing
         self.clock = clock
 
-    def run_once(self, now: float | None = None) -> list[RunResult]:
+    def run_once(self, now: datetime | None = None) -> list[RunResult]:
         """Run every group for the slot `now` falls in (tests pass `now`; the scheduler passes nothing)."""
         at = self.clock() if now is None else now
         return [self.run_group(g, now=at) for g in self.groups]
 
-    def run_group(self, group: CheckGroup, *, now: float) -> RunResult:
+    def run_group(self, group: CheckGroup, *, now: datetime) -> RunResult:
         scheduled = group.scheduled(now)
-        result = RunResult(group=group.name, slot=group.slot(now), ran=False, lag=max(0.0, now - scheduled))
+        result = RunResult(group=group.name, slot=group.slot(now), ran=False,
+                           lag=max(0.0, (now - scheduled).total_seconds()))
         if self.on_lag is not None:
             self.on_lag(group.name, result.lag)
         lock: Lock | None = None
@@ -94,7 +94,7 @@ class TickRunner:
         except StoreUnavailable as exc:
             log.warning("scheduler: store unavailable (%s): running %s unlocked", exc, group.name)
         try:
-            alerts, unreadable = self.collect(datetime.fromtimestamp(now, UTC))
+            alerts, unreadable = self.collect(now)
         except Exception as exc:  # one bad collection must not stop the schedule
             log.warning("scheduler: %s could not collect (%s); this tick counts no alert as gone",
                         group.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)

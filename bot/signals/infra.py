@@ -15,13 +15,13 @@ OFFLOADING_OK = ("Ready", "")
 @signal("arc.stale-runner")
 def stale_runner(sc: SignalContext) -> list[Hit]:
     alerts = stale_runners(sc.scope.evidence, now=sc.now, thresholds=sc.thresholds, runners=sc.scope.runners)
-    return [Hit([EvidenceItem(a.object, a.summary)], when=a.since) for a in alerts]
+    return [Hit([EvidenceItem(str(a.object), a.summary)], when=a.since) for a in alerts]
 
 
 @signal("arc.runner-too-old")
 def runner_too_old(sc: SignalContext) -> list[Hit]:
     alerts = old_runners(sc.scope.evidence, now=sc.now, thresholds=sc.thresholds, runners=sc.scope.runners)
-    return [Hit([EvidenceItem(a.object, a.summary)], when=a.since) for a in alerts]
+    return [Hit([EvidenceItem(str(a.object), a.summary)], when=a.since) for a in alerts]
 
 
 @signal("node.mixed-schedulers")
@@ -45,7 +45,7 @@ def mixed_schedulers(sc: SignalContext) -> list[Hit]:
 def nodepool_unhealthy(sc: SignalContext) -> list[Hit]:
     """An unhealthy pool explains the Pending pods it should have made a node for, and only those."""
     pools = sc.scope.evidence.nodepools
-    alerts = {a.object: a for a in unhealthy_nodepools(pools, now=sc.now,
+    alerts = {str(a.object): a for a in unhealthy_nodepools(pools, now=sc.now,
                                                         grace_seconds=sc.thresholds.nodepool_grace_seconds)}
     hits: list[Hit] = []
     for ctx in sc.scope.pods:
@@ -53,7 +53,7 @@ def nodepool_unhealthy(sc: SignalContext) -> list[Hit]:
         if pod is None or pod.status.phase != "Pending":
             continue
         serving = [p for p in pools if p.cluster == ctx.cluster and p.serves(pod.spec.node_selector)]
-        items = [EvidenceItem(a.object, a.summary) for p in serving
+        items = [EvidenceItem(str(a.object), a.summary) for p in serving
                  if (a := alerts.get(f"{p.cluster}//NodePool/{p.name}")) is not None]
         if not items:
             continue

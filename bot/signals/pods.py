@@ -45,7 +45,7 @@ def pending_long(sc: SignalContext) -> list[Hit]:
     pods = [c.pod for c in sc.scope.pods if c.pod is not None]
     alerts = long_pending(pods, now=sc.now, thresholds=sc.thresholds)
     by_ref = {f"{c.cluster}/{c.namespace}/Pod/{c.name}": c.key for c in sc.scope.pods}
-    return [Hit([EvidenceItem(by_ref[a.object], a.described)], pod=by_ref[a.object],
+    return [Hit([EvidenceItem(by_ref[str(a.object)], a.described)], pod=by_ref[str(a.object)],
                 stage=INDEX["scheduled"], when=a.since) for a in alerts]
 
 

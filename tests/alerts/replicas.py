@@ -9,6 +9,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from alerts.helpers import at
 from bot.models import Evidence
 
 T0 = 1_795_161_600.0  # 2026-11-20T08:00:00Z, the world's START
@@ -98,5 +99,5 @@ def _serve(name: str, conn: Connection, notifier: Any, runner: Any, tick: list[i
             continue
         _, i = msg
         tick[0] = i
-        [result] = runner.run_once(T0 + 60 * i + 1)
+        [result] = runner.run_once(at(T0 + 60 * i + 1))
         conn.send(("done", name, i, result.ran))

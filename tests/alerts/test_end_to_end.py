@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from slack.standin import SlackStandIn
 
+from alerts.helpers import at
 from alerts.slack_sink import WebClientSink
 from alerts.world import START, World, nodepool, pods
 from bot.alerts import storage
@@ -51,7 +52,7 @@ class Bot:
                                  groups=default_groups(60), lock_ttl_seconds=30)
 
     def tick(self, t: float) -> None:
-        self.runner.run_once(t)
+        self.runner.run_once(at(t))
 
     def close(self) -> None:
         self.store.close()
@@ -139,7 +140,7 @@ def test_mute_then_expiry_adds_one_reply(redis_url: str, store_prefix: str, tmp_
     world.set(pools=[nodepool("a3", "InsufficientCapacity")])
     bot = Bot(url=redis_url, prefix=store_prefix, tmp=tmp_path, slack=slack, world=world)
     bot.tick(T0)
-    mute(bot.store, key=POOL_KEY, until=START.replace(microsecond=500_000).timestamp(), by="U1", now=START.timestamp())
+    mute(bot.store, key=POOL_KEY, until=START.replace(microsecond=500_000), by="U1", now=START)
     world.set(pools=[nodepool("a3", "quota exceeded")])
     bot.tick(T0 + 700)  # muted (Redis still holds the 0.5 s mute): the change is not posted
     [ts] = roots(slack).values()

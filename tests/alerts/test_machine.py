@@ -6,24 +6,28 @@ from dataclasses import dataclass
 
 import pytest
 
+from alerts.helpers import at
 from bot.alerts.fingerprint import fingerprint
 from bot.alerts.machine import step
-from bot.alerts.model import Observation, Policy, Record
+from bot.alerts.model import Policy, Record
+from bot.checks.alerts import Alert
+from bot.models.refs import ObjectRef, Severity
 
 POLICY = Policy(clear_after_ticks=2, update_every_seconds=600, hold_down_seconds=300)
 KEY = "long-pending:c/ns/Pod/p"
+P, Q = ObjectRef("c", "ns", "Pod", "p"), ObjectRef("c", "ns", "Pod", "q")
 
 
-def obs(summary: str = "Pending for 16 min (Insufficient cpu)", *, severity: str = "warning",
-        objects: tuple[str, ...] = ("c/ns/Pod/p",)) -> Observation:
-    return Observation(key=KEY, check="long-pending", case="infra.pending.long", object="c/ns/Pod/p",
-                       objects=objects, severity=severity, summary=summary)
+def obs(summary: str = "Pending for 16 min (Insufficient cpu)", *, severity: Severity = "warning",
+        objects: tuple[ObjectRef, ...] = (P,)) -> Alert:
+    return Alert(check="long-pending", case="infra.pending.long", object=P, objects=objects, severity=severity,
+                 since=None, summary=summary)
 
 
 @dataclass(frozen=True)
 class Tick:
     at: float
-    seen: Observation | None
+    seen: Alert | None
     want: tuple[str, ...] = ()  # action kinds (reply reason appended: "reply:change")
     mute_until: float | None = None
     blind: bool = False
@@ -33,7 +37,7 @@ def run(ticks: list[Tick]) -> Record | None:
     rec: Record | None = None
     for i, t in enumerate(ticks):
         muted = t.mute_until is not None and t.mute_until > t.at  # the store's TTL ends a mute
-        rec, actions = step(rec, t.seen, now=t.at, policy=POLICY, muted=muted, blind=t.blind)
+        rec, actions = step(rec, t.seen, now=at(t.at), policy=POLICY, muted=muted, blind=t.blind)
         got = tuple(a.kind + (f":{a.reason}" if a.reason else "") for a in actions)
         assert got == t.want, f"tick {i} at {t.at}: got {got}, want {t.want}"
         if rec is not None:  # a record written back and read again behaves the same
@@ -45,7 +49,7 @@ A = obs()
 LATER = obs("Pending for 17 min (Insufficient cpu)")  # only the age differs: not material
 OTHER = obs("Pending for 17 min (unbound PersistentVolumeClaims)")
 ERROR = obs(severity="error")
-MORE = obs(objects=("c/ns/Pod/p", "c/ns/Pod/q"))
+MORE = obs(objects=(P, Q))
 
 TABLES: dict[str, list[Tick]] = {
     "fires once, persists silently": [Tick(0, A, ("post_root",)), Tick(60, LATER), Tick(120, LATER)],
@@ -93,20 +97,20 @@ def test_lifecycle(name: str) -> None:
 
 
 def test_actions_are_numbered_and_carry_the_view() -> None:
-    rec, [root] = step(None, A, now=0, policy=POLICY)
+    rec, [root] = step(None, A, now=at(0), policy=POLICY)
     assert rec is not None and root.id == f"{KEY}#0.1" and root.view.state == "firing"
-    rec, [change] = step(rec, MORE, now=700, policy=POLICY)
+    rec, [change] = step(rec, MORE, now=at(700), policy=POLICY)
     assert change.id == f"{KEY}#0.2"
     assert change.changes == ("1 more: c/ns/Pod/q",)
-    rec, _ = step(rec, None, now=760, policy=POLICY)
-    rec, [resolve] = step(rec, None, now=820, policy=POLICY)
+    rec, _ = step(rec, None, now=at(760), policy=POLICY)
+    rec, [resolve] = step(rec, None, now=at(820), policy=POLICY)
     assert resolve.id == f"{KEY}#0.3" and resolve.view.state == "resolved"
     assert rec is not None and rec.state == "resolved" and rec.resolved_at == 820
 
 
 def test_record_keeps_first_and_last_seen_and_the_fingerprint() -> None:
-    rec, _ = step(None, A, now=10, policy=POLICY)
-    rec, _ = step(rec, LATER, now=70, policy=POLICY)
+    rec, _ = step(None, A, now=at(10), policy=POLICY)
+    rec, _ = step(rec, LATER, now=at(70), policy=POLICY)
     assert rec is not None
     assert (rec.first_seen, rec.last_seen) == (10, 70)
     assert rec.fingerprint == fingerprint(LATER.summary) == "Pending for <duration> (Insufficient cpu)"

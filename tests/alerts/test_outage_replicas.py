@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from alerts.fakes import RecordingSink
-from alerts.helpers import T0, pool, settings
+from alerts.helpers import T0, at, pool, settings
 from bot.alerts.notifier import Notifier
 from bot.store.base import Store, StoreUnavailable
 from bot.store.factory import open_store
@@ -61,7 +61,7 @@ def test_a_stale_copy_is_not_written_back_and_nothing_resolves_twice(shared: Out
     b = Notifier(store=shared, sink=sink, settings=settings())  # type: ignore[arg-type]
 
     def tick(n: Notifier, alerts: list[Any], i: int) -> None:
-        n.tick(alerts, now=T0 + 60 * i)
+        n.tick(alerts, now=at(T0 + 60 * i))
 
     tick(a, [pool("a3")], 0)
     tick(b, [pool("a3")], 0)

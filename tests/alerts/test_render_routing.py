@@ -6,12 +6,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from alerts.helpers import pending, pool
+from alerts.helpers import at, pending, pool
 from bot.alerts.grouping import observe
 from bot.alerts.machine import step
 from bot.alerts.messages import reply, root
-from bot.alerts.model import Action, Policy, View
+from bot.alerts.model import Action, Policy, Record
 from bot.alerts.routing import binding_hears, route
+from bot.checks.alerts import Alert
+from bot.models.refs import ObjectGroup, ObjectRef
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 
@@ -32,16 +34,18 @@ RL = ChannelBinding(clusters=["gpu-a"], domains=["robotics"], alerts=True)
     (ChannelBinding(clusters="*", domains="*", alerts=True), "control-plane//Job/ppo", "", True),
 ])
 def test_binding_hears(binding: ChannelBinding, ref: str, domain: str, hears: bool) -> None:
-    assert binding_hears(binding, ref, domain=domain) is hears
+    assert binding_hears(binding, ObjectRef.parse(ref), domain=domain) is hears
 
 
 def test_route_falls_back_then_logs_only() -> None:
     channels = {"C2": CI, "C1": CI, "C3": RL}
-    assert route(refs=["ci/arc/Pod/p"], domain="", channels=channels, fallback="CF") == ["C1", "C2"]
-    assert route(refs=["x/y/Pod/p"], domain="", channels=channels, fallback="CF") == ["CF"]
-    assert route(refs=["x/y/Pod/p"], domain="", channels=channels, fallback=None) == []
+    p, elsewhere = ObjectRef.parse("ci/arc/Pod/p"), ObjectRef.parse("x/y/Pod/p")
+    assert route(refs=[p], domain="", channels=channels, fallback="CF") == ["C1", "C2"]
+    assert route(refs=[elsewhere], domain="", channels=channels, fallback="CF") == ["CF"]
+    assert route(refs=[elsewhere], domain="", channels=channels, fallback=None) == []
     # a cause covering many objects is heard where any of its objects is
-    assert route(refs=["x//NodePool/a", "ci/arc/Pod/p"], domain="", channels={"C1": CI}, fallback=None) == ["C1"]
+    group = ObjectGroup.parse("x//NodePool/a")
+    assert route(refs=[group, p], domain="", channels={"C1": CI}, fallback=None) == ["C1"]
 
 
 def test_grouping_folds_one_cause_and_keeps_the_rest() -> None:
@@ -51,16 +55,18 @@ def test_grouping_folds_one_cause_and_keeps_the_rest() -> None:
     obs = observe(alerts)
     assert set(obs) == {f"long-pending:{group}", "long-pending:ci/arc/Pod/lone", "nodepool-unhealthy:ci//NodePool/a3"}
     folded = obs[f"long-pending:{group}"]
-    assert folded.object == group and len(folded.objects) == 6
+    assert folded.object == ObjectGroup.parse(group) and len(folded.objects) == 6
     assert folded.cause == "pod.schedule.insufficient-resources"
     assert "pod.schedule.insufficient-resources (5); pod.storage.pvc-unbound (1)" in folded.summary
 
 
-def _view(objects: int = 1, case: str = "infra.karpenter.nodepool-unhealthy", cause: str = "") -> View:
-    refs = tuple(f"ci/arc/Pod/p{i:02}" for i in range(objects)) if objects > 1 else ("ci//NodePool/a3",)
-    return View(key="k:ci//NodePool/a3", case=case, object="ci//NodePool/a3", objects=refs, severity="error",
-                summary="NodeRegistrationHealthy=False", since=datetime(2026, 11, 20, 8, tzinfo=UTC).timestamp(),
-                state="firing", cause=cause)
+def _view(objects: int = 1, case: str = "infra.karpenter.nodepool-unhealthy", cause: str = "") -> Record:
+    a3 = ObjectRef("ci", "", "NodePool", "a3")
+    refs = tuple(ObjectRef("ci", "arc", "Pod", f"p{i:02}") for i in range(objects)) if objects > 1 else (a3,)
+    alert = Alert(check="k", case=case, object=ObjectGroup.owned_by(a3) if objects > 1 else a3, objects=refs,
+                  severity="error", summary="NodeRegistrationHealthy=False",
+                  since=datetime(2026, 11, 20, 8, tzinfo=UTC), cause=cause)
+    return Record.first(alert, now=at(0))
 
 
 def test_root_quotes_the_runbook_in_the_channel_language(runbook: Runbook) -> None:
@@ -89,14 +95,14 @@ def test_root_of_a_cause_names_it_and_lists_a_few_objects(runbook: Runbook) -> N
 def test_unreadable_cluster_has_its_own_words_and_replies_say_what_happened() -> None:
     msg = root(_view(case="infra.check.cluster-unreadable"), case=None, lang="zh", degraded=True)
     assert "巡检无法读取某个集群" in msg.text and "状态存储不可用" in msg.text
-    rec, _ = step(None, observe([pool("a3")])["nodepool-unhealthy:ci//NodePool/a3"], now=0, policy=Policy())
+    rec, _ = step(None, observe([pool("a3")])["nodepool-unhealthy:ci//NodePool/a3"], now=at(0), policy=Policy())
     assert rec is not None
-    resolved = Action(kind="resolve", seq=2, view=View.of(rec.evolve(state="resolved")))
+    resolved = Action(kind="resolve", seq=2, view=rec.evolve(state="resolved"))
     assert reply(resolved, lang="en").metadata["event_payload"]["state"] == "resolved"
     assert reply(resolved, lang="en").text.startswith("Resolved")
-    changed = Action(kind="reply", seq=3, view=View.of(rec), changes=("severity warning -> error",), reason="change")
+    changed = Action(kind="reply", seq=3, view=rec, changes=("severity warning -> error",), reason="change")
     assert "severity warning -> error" in str(reply(changed, lang="zh").blocks)
-    resolved_root = root(View.of(rec.evolve(state="resolved")), case=None, lang="en")
+    resolved_root = root(rec.evolve(state="resolved"), case=None, lang="en")
     assert not any(b["type"] == "actions" for b in resolved_root.blocks), "no Mute button once resolved"
 
 
@@ -117,8 +123,7 @@ def test_a_grouped_root_names_its_cause_once(runbook: Runbook) -> None:
               for i in range(4)]
     alerts = long_pending(pods, now=NOW, thresholds=Thresholds(), events=events, tasks=[task("ppo", "actor")])
     [obs] = observe(alerts).values()
-    view = View(key=obs.key, case=obs.case, object=obs.object, objects=obs.objects, severity=obs.severity,
-                summary=obs.summary, since=None, state="firing", cause=obs.cause)
+    view = Record.first(obs, now=NOW)
     cause = runbook.get("pod.schedule.insufficient-resources")
     assert cause is not None
     for lang in ("en", "zh"):

@@ -9,7 +9,6 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from slack.standin import SlackStandIn
 
 from alerts.fakes import RecordingSink
+from alerts.helpers import at
 from alerts.replicas import CHANNEL, T0, Config, replica, settings, world_at
 from bot.alerts import storage
 from bot.alerts.notifier import Notifier
@@ -36,7 +36,7 @@ def reference() -> dict[str, list[str]]:
     n = Notifier(store=MemoryStore(now=lambda: T0), sink=sink, settings=settings())
     for i in range(TICKS):
         now = T0 + 60 * i + 1
-        n.tick(run_checks(world_at(i), now=datetime.fromtimestamp(now, UTC), thresholds=Thresholds()), now=now)
+        n.tick(run_checks(world_at(i), now=at(now), thresholds=Thresholds()), now=at(now))
     return {r.metadata["event_payload"]["key"]: [(sink.updates(r.ts) or [r])[-1].state]
             + [x.state for x in sink.replies(r.ts)] for r in sink.roots()}
 

@@ -40,7 +40,7 @@ def test_cause_from_events_and_group_from_task() -> None:
     # a title that already names it does not repeat it.
     assert alerts[0].described.endswith("; cause pod.schedule.insufficient-resources")
     assert "cause" not in alerts[0].summary and alerts[1].described == alerts[1].summary
-    assert {a.group for a in alerts} == {"control-plane/rlark-gpu-a/Task/ppo-actor"}
+    assert {str(a.group) for a in alerts} == {"control-plane/rlark-gpu-a/Task/ppo-actor"}
 
 
 def test_group_is_the_nodepool_serving_the_selector_else_the_selector() -> None:
@@ -50,11 +50,11 @@ def test_group_is_the_nodepool_serving_the_selector_else_the_selector() -> None:
     named = pod("r2", phase="Pending", age=OLD, cluster="ci", namespace="arc",
                 selector={"karpenter.sh/nodepool": "cpu"})
     other = pod("r3", phase="Pending", age=OLD, cluster="ci", namespace="arc", selector={"npu": "a2"})
-    alerts = {a.object: a for a in long_pending([served, named, other], now=NOW, thresholds=TH, pools=pools)}
-    assert alerts["ci/arc/Pod/r1"].group == "ci//NodePool/npu-a3"
+    alerts = {str(a.object): a for a in long_pending([served, named, other], now=NOW, thresholds=TH, pools=pools)}
+    assert str(alerts["ci/arc/Pod/r1"].group) == "ci//NodePool/npu-a3"
     assert alerts["ci/arc/Pod/r1"].cause == "pod.schedule.insufficient-resources"
-    assert alerts["ci/arc/Pod/r2"].group == "ci//NodePool/cpu"
-    assert alerts["ci/arc/Pod/r3"].group == "ci/arc/NodeSelector/npu=a2"
+    assert str(alerts["ci/arc/Pod/r2"].group) == "ci//NodePool/cpu"
+    assert str(alerts["ci/arc/Pod/r3"].group) == "ci/arc/NodeSelector/npu=a2"
 
 
 def test_young_or_running_pods_do_not_alert() -> None:

@@ -26,7 +26,7 @@ def test_no_head_and_two_heads_alert_and_a_valid_or_stopped_job_does_not() -> No
         job("ok", tasks=[task_spec("a", head=True), task_spec("b", replicas=8)]),
         job("old", tasks=[task_spec("a", head=True, replicas=3)], stopped=True, phase="Stopped"),
     ])
-    got = {a.object: a.summary for a in head_invalid(ev, now=NOW, thresholds=TH)}
+    got = {str(a.object): a.summary for a in head_invalid(ev, now=NOW, thresholds=TH)}
     assert set(got) == {"control-plane//Job/none", "control-plane//Job/two"}
     assert "no task has head" in got["control-plane//Job/none"]
     assert "2 tasks have head" in got["control-plane//Job/two"]

@@ -50,7 +50,7 @@ def test_runner_age_limit_whatever_the_phase() -> None:
     ev = Evidence(ephemeral_runners=[young, old, pending],
                   pods=[pod(n, cluster="ci", namespace="arc-runners") for n in ("young", "old", "pending")])
     alerts = old_runners(ev, now=NOW, thresholds=TH)
-    assert sorted(a.object.rsplit("/", 1)[1] for a in alerts) == ["old", "pending"]
+    assert sorted(a.object.name for a in alerts) == ["old", "pending"]
     assert all(a.case == "infra.arc.runner-too-old" for a in alerts)
     tighter = Thresholds(runner_max_age_seconds=30)
     assert len(old_runners(ev, now=NOW, thresholds=tighter)) == 3
@@ -76,7 +76,7 @@ def test_a_nodepool_seconds_old_with_unknown_conditions_is_not_unhealthy() -> No
     fresh = _pool("fresh", age=20, conditions=unknown)
     stuck = _pool("stuck", age=3600, conditions=unknown)
     alerts = unhealthy_nodepools([fresh, stuck], now=NOW, grace_seconds=TH.nodepool_grace_seconds)
-    assert [a.object for a in alerts] == ["ci//NodePool/stuck"]
+    assert [str(a.object) for a in alerts] == ["ci//NodePool/stuck"]
 
 
 def test_a_nodepool_whose_nodeclass_is_missing_is_unhealthy_even_when_young() -> None:
@@ -87,7 +87,7 @@ def test_a_nodepool_whose_nodeclass_is_missing_is_unhealthy_even_when_young() ->
     via_ready = _pool("q", age=20, conditions=[
         {"type": "Ready", "status": "Unknown", "reason": "NodeClassNotReady", "message": "NodeClass not found"}])
     alerts = unhealthy_nodepools([missing, via_ready], now=NOW, grace_seconds=TH.nodepool_grace_seconds)
-    assert sorted(a.object for a in alerts) == ["ci//NodePool/p", "ci//NodePool/q"]
+    assert sorted(str(a.object) for a in alerts) == ["ci//NodePool/p", "ci//NodePool/q"]
     assert "NodeClassReady=False" in alerts[0].summary
 
 

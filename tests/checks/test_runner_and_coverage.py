@@ -15,7 +15,7 @@ def test_failed_a_minute_ago_is_not_stale_but_long_failed_is() -> None:
     fresh = runner("fresh", phase="Failed", reason="TooManyPodFailures", failures={"u1": ago(7200), "u2": ago(90)})
     old = runner("old", phase="Failed", reason="TooManyPodFailures", failures={"u1": ago(TH.stale_runner_seconds + 5)})
     ev = Evidence(ephemeral_runners=[fresh, old])
-    assert [a.object for a in stale_runners(ev, now=NOW, thresholds=TH)] == ["ci/arc-runners/EphemeralRunner/old"]
+    assert [str(a.object) for a in stale_runners(ev, now=NOW, thresholds=TH)] == ["ci/arc-runners/EphemeralRunner/old"]
 
 
 def test_failure_time_comes_from_the_runner_pod_when_arc_recorded_none() -> None:

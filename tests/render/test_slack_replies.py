@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.checks.alerts import Alert
+from bot.models.refs import ObjectRef
 from bot.redact import Redactor, seal
 from bot.render import blocklimits as lim
 from bot.render import render_diagnosis
@@ -127,8 +128,9 @@ def test_target_values_parse_back() -> None:
 
 
 def _alert(i: int, **kw: Any) -> Alert:
-    base = {"check": "long-pending", "case": "pod.schedule.insufficient", "object": f"gpu-a/ns/Pod/p-{i}",
-            "severity": "warning", "since": datetime(2026, 11, 20, 8, 0, tzinfo=UTC),
+    base = {"check": "long-pending", "case": "pod.schedule.insufficient",
+            "object": ObjectRef("gpu-a", "ns", "Pod", f"p-{i}"), "severity": "warning",
+            "since": datetime(2026, 11, 20, 8, 0, tzinfo=UTC),
             "summary": f"Pending for 2h <!channel> password={AWS_SECRET}"}
     return Alert(**(base | kw))
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import datetime
 
 from alerts.fakes import RecordingSink
-from alerts.helpers import T0, pool, settings
+from alerts.helpers import T0, at, pool, settings
 
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
@@ -47,8 +47,9 @@ def runner(store: MemoryStore, collect: Collect, sink: RecordingSink | None = No
                       clock=store_clock(store))
 
 
-def store_clock(store: MemoryStore) -> Clock:
-    return store._now  # type: ignore[return-value]  # the test clock the store measures TTLs with
+def store_clock(store: MemoryStore) -> Callable[[], datetime]:
+    """The test clock the store measures TTLs with, as the runner reads the time."""
+    return lambda: at(store._now())
 
 
 def test_two_replicas_run_each_slot_once() -> None:
@@ -60,7 +61,7 @@ def test_two_replicas_run_each_slot_once() -> None:
     results = []
     for slot in range(5):
         clock.t = T0 + slot * 60 + 3
-        results += a.run_once(clock.t) + b.run_once(clock.t + 1)
+        results += a.run_once(at(clock.t)) + b.run_once(at(clock.t + 1))
     ran = [r for r in results if r.ran]
     assert sorted(r.slot for r in ran) == [int((T0 + i * 60) // 60) for i in range(5)]
     assert len(c1.calls) + len(c2.calls) == 5
@@ -72,7 +73,7 @@ def test_lag_is_reported_from_the_slot_start() -> None:
     store = MemoryStore(now=clock)
     lags: list[tuple[str, float]] = []
     r = runner(store, Collect(), lags=lags)
-    r.run_once(T0 + 7.5)
+    r.run_once(at(T0 + 7.5))
     assert lags == [("checks", 7.5)]
 
 
@@ -88,7 +89,7 @@ def test_the_firing_count_is_reported_after_each_run_until_the_alert_clears() ->
         if slot == 1:
             collect.alerts = []
         clock.t = T0 + slot * 60 + 1
-        r.run_once(clock.t)
+        r.run_once(at(clock.t))
     assert firing == [1, 1, 0, 0]  # resolved after `clear_after_ticks` (2) runs without it
 
 
@@ -96,13 +97,13 @@ def test_a_replica_that_died_mid_run_blocks_no_longer_than_the_lock_ttl() -> Non
     clock = Clock()
     store = MemoryStore(now=clock)
     group = CheckGroup(name="checks", interval_seconds=60)
-    dead = store.acquire_lock(f"tick:checks:{group.slot(T0)}", ttl_seconds=30)
+    dead = store.acquire_lock(f"tick:checks:{group.slot(at(T0))}", ttl_seconds=30)
     assert dead is not None
     r = runner(store, Collect())
-    assert not r.run_once(T0 + 1)[0].ran
+    assert not r.run_once(at(T0 + 1))[0].ran
     clock.t = T0 + 31  # its lease ran out; the same slot is free again, and the next slot never was blocked
-    assert r.run_once(T0 + 31)[0].ran
-    assert r.run_once(T0 + 61)[0].ran
+    assert r.run_once(at(T0 + 31))[0].ran
+    assert r.run_once(at(T0 + 61))[0].ran
 
 
 def test_fencing_stops_deliveries_once_the_lock_is_lost() -> None:
@@ -118,10 +119,10 @@ def test_fencing_stops_deliveries_once_the_lock_is_lost() -> None:
         return seen["n"] <= 1 and real(lock)  # type: ignore[arg-type]
 
     store.holds = holds  # type: ignore[method-assign]
-    [result] = r.run_once(T0)
+    [result] = r.run_once(at(T0))
     assert result.report is not None and result.report.delivered == 1 and result.report.undelivered == 2
     store.holds = real  # type: ignore[method-assign]
-    r.run_once(T0 + 60)
+    r.run_once(at(T0 + 60))
     assert len(sink.roots()) == 3
 
 
@@ -131,10 +132,10 @@ def test_failed_collection_counts_nothing_as_gone() -> None:
     sink = RecordingSink()
     collect = Collect()
     r = runner(store, collect, sink)
-    r.run_once(T0)
+    r.run_once(at(T0))
     collect.fail = True
     for i in range(1, 5):
-        assert r.run_once(T0 + 60 * i)[0].why == "collection failed"
+        assert r.run_once(at(T0 + 60 * i))[0].why == "collection failed"
     assert len(sink.sent) == 1
 
 
@@ -144,14 +145,14 @@ def test_unreadable_cluster_keeps_its_alerts_open() -> None:
     sink = RecordingSink()
     collect = Collect()
     r = runner(store, collect, sink)
-    r.run_once(T0)
+    r.run_once(at(T0))
     collect.alerts, collect.unreadable = [], ["ci"]
     for i in range(1, 5):
-        r.run_once(T0 + 60 * i)
+        r.run_once(at(T0 + 60 * i))
     assert len(sink.sent) == 1
     collect.unreadable = []
-    r.run_once(T0 + 300)
-    r.run_once(T0 + 360)
+    r.run_once(at(T0 + 300))
+    r.run_once(at(T0 + 360))
     assert [s.method for s in sink.sent] == ["post", "post", "update"]
 
 

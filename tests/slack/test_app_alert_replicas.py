@@ -12,12 +12,14 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from alerts.helpers import at
 from redis_server import embedded_redis
 
 from bot.alerts import storage
 from bot.alerts.model import Record
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
+from bot.models.refs import ObjectRef
 from bot.process.root import alert_sink
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
@@ -28,7 +30,8 @@ from .signing import block_action_payload
 from .standin import SlackStandIn
 
 POD = "gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0"
-ALERT = Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=POD, severity="warning",
+ALERT = Alert(check="long-pending", case="pod.schedule.insufficient-resources",
+              object=ObjectRef.parse(POD), severity="warning",
               since=None, summary="Pending for 20 minutes")
 ALERTING = {CHANNEL: ChannelBinding(domains="*", namespaces="*", clusters="*", alerts=True)}
 
@@ -61,13 +64,13 @@ def test_a_first_sighting_and_its_diagnosis_once_and_one_ack_per_click(replicas:
                                                                         slack: SlackStandIn) -> None:
     notifiers = [Notifier(store=h.deps.store, sink=alert_sink(h.deps), settings=h.settings) for h in replicas]
     now = time.time()
-    _at_once([lambda n=n: n.tick([ALERT], now=now) for n in notifiers])
+    _at_once([lambda n=n: n.tick([ALERT], now=at(now)) for n in notifiers])
     # a delivery queued while another replica held the outbox goes out at the next drain (the next tick)
     _at_once([n.drain for n in notifiers])
     roots = slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
     slack.wait_for(lambda: [m for m in slack.thread(CHANNEL, roots[0].ts) if m.event_type == "rlark_diagnosis"],
                    timeout=60)
-    _at_once([lambda n=n: n.tick([ALERT], now=now + 60) for n in notifiers])
+    _at_once([lambda n=n: n.tick([ALERT], now=at(now + 60)) for n in notifiers])
     for h in replicas:
         h.idle(submitted=0)
     assert len(slack.messages(CHANNEL)) == 1, "one root across three replicas"

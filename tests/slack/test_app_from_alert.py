@@ -11,11 +11,13 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from alerts.helpers import at
 
 from bot.alerts import storage
 from bot.alerts.model import Record
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
+from bot.models.refs import ObjectGroup, ObjectRef
 from bot.process.root import alert_sink
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
@@ -35,8 +37,8 @@ FALLBACK = "C0FALLBACK"  # hears alerts no binding claims, and may diagnose noth
 def fire(host: AppHost, *, obj: str = POD) -> Notifier:
     notifier = Notifier(store=host.deps.store, sink=alert_sink(host.deps), settings=host.settings,
                         runbook=host.deps.service.runbook)
-    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=obj,
-                         severity="warning", since=None, summary="Pending for 20 minutes")], now=time.time())
+    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=ObjectRef.parse(obj),
+                         severity="warning", since=None, summary="Pending for 20 minutes")], now=at(time.time()))
     return notifier
 
 
@@ -145,9 +147,10 @@ def test_a_root_about_several_objects_offers_a_menu_that_diagnoses_the_one_picke
                                                                                   slack: SlackStandIn) -> None:
     notifier = Notifier(store=host.deps.store, sink=alert_sink(host.deps), settings=host.settings)
     pods = [f"gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-{i}" for i in range(3)]
-    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=p,
+    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=ObjectRef.parse(p),
                          severity="warning", since=None, summary="Pending", cause="pod.schedule.insufficient-resources",
-                         group="gpu-a/rlark-system/Task/ppo-franka-0412-rollout") for p in pods], now=time.time())
+                         group=ObjectGroup.parse("gpu-a/rlark-system/Task/ppo-franka-0412-rollout"))
+                     for p in pods], now=at(time.time()))
     root = alert_root(slack)
     objects = (root.metadata or {})["event_payload"]["objects"]
     assert len(objects) == 3, "one root for the three pods of one cause"
@@ -216,7 +219,7 @@ def test_an_acked_root_keeps_who_took_it_when_it_resolves(host: AppHost, slack: 
     host.idle(submitted=1)
     later = time.time()
     for i in range(1, 4):
-        notifier.tick([], now=later + 60 * i)
+        notifier.tick([], now=at(later + 60 * i))
     slack.wait_for(lambda: (slack.message(CHANNEL, root.ts).metadata or {}).get("event_payload", {}).get("state")
                    == "resolved", timeout=10)
     assert "<@U0ANNA> is on it" in json.dumps(slack.message(CHANNEL, root.ts).blocks)
@@ -239,9 +242,10 @@ def test_auto_diagnosis_of_a_first_sighting_goes_into_its_thread_once(slack: Sla
         notifier = fire(host)
         root = alert_root(slack)
         slack.wait_for(lambda: diagnoses(slack, root), timeout=30)
-        notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=POD,
+        notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources",
+                             object=ObjectRef.parse(POD),
                              severity="warning", since=None, summary="Pending for 21 minutes")],
-                      now=time.time() + 60)
+                      now=at(time.time() + 60))
         host.idle(submitted=1)
         assert len(diagnoses(slack, root)) == 1 and slack.message(CHANNEL, root.ts).edits == 0
         assert not slack.ephemerals()

@@ -8,9 +8,12 @@ from __future__ import annotations
 import json
 import time
 
+from alerts.helpers import at
+
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
 from bot.conversations.alert_delivery import SlackAlertSink
+from bot.models.refs import ObjectRef
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 from bot.store.memory import MemoryStore
@@ -30,9 +33,10 @@ def _fire(host: AppHost, summary: str) -> None:
     notifier = Notifier(store=host.deps.store, sink=SlackAlertSink(host.deps.sink, host.redactor),
                         settings=host.settings)
     alert = Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                  object="gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0", severity="warning", since=None,
+                  object=ObjectRef.parse("gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0"),
+                  severity="warning", since=None,
                   summary=summary)
-    notifier.tick([alert], now=time.time())
+    notifier.tick([alert], now=at(time.time()))
 
 
 def test_app_home_shows_the_users_channels_alerts_diagnoses_and_watches(slack: SlackStandIn,

@@ -12,9 +12,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from alerts.helpers import at
 
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
+from bot.models.refs import ObjectRef
 from bot.process.root import alert_sink
 from bot.runbook import Runbook
 from bot.store.memory import MemoryStore
@@ -40,8 +42,8 @@ def host(slack: SlackStandIn, runbook: Runbook) -> Iterator[AppHost]:
 def fire(host: AppHost, *, summary: str = "Pending for 20 minutes") -> None:
     notifier = Notifier(store=host.deps.store, sink=alert_sink(host.deps), settings=host.settings,
                         runbook=host.deps.service.runbook)
-    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=POD,
-                         severity="warning", since=None, summary=summary)], now=time.time())
+    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=ObjectRef.parse(POD),
+                         severity="warning", since=None, summary=summary)], now=at(time.time()))
 
 
 def _home(host: AppHost, slack: SlackStandIn, *, event_id: str, shown: int) -> dict[str, Any]:

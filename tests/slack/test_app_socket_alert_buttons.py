@@ -8,9 +8,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from alerts.helpers import at
 
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
+from bot.models.refs import ObjectRef
 from bot.process.root import alert_sink
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
@@ -36,8 +38,9 @@ def host(slack: SlackStandIn, socket_mode: SocketModeStandIn, runbook: Runbook) 
 
 def test_alert_buttons_over_socket_mode(host: AppHost, slack: SlackStandIn, socket_mode: SocketModeStandIn) -> None:
     Notifier(store=host.deps.store, sink=alert_sink(host.deps), settings=host.settings).tick(
-        [Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=POD, severity="warning",
-               since=None, summary="Pending for 20 minutes")], now=time.time())
+        [Alert(check="long-pending", case="pod.schedule.insufficient-resources",
+               object=ObjectRef.parse(POD), severity="warning",
+               since=None, summary="Pending for 20 minutes")], now=at(time.time()))
     [root] = slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
     values = {b["action_id"]: b["value"] for b in root.buttons()}
     click = block_action_payload(action_id="rlark_diagnose", value=values["rlark_diagnose"], message_ts=root.ts,

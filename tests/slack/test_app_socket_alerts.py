@@ -7,11 +7,13 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from alerts.helpers import at
 
 from bot.alerts import mutes
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
 from bot.conversations.alert_delivery import SlackAlertSink
+from bot.models.refs import ObjectRef
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 from bot.store.memory import MemoryStore
@@ -62,9 +64,10 @@ def _firing(host: AppHost, slack: SlackStandIn) -> None:
     notifier = Notifier(store=host.deps.store, sink=SlackAlertSink(host.deps.sink, host.redactor),
                         settings=host.settings)
     alert = Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                  object="gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0", severity="warning", since=None,
+                  object=ObjectRef.parse("gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0"),
+                  severity="warning", since=None,
                   summary="Pending for 20 minutes: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu")
-    notifier.tick([alert], now=time.time())
+    notifier.tick([alert], now=at(time.time()))
     slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
 
 
@@ -87,7 +90,7 @@ def test_only_the_admin_group_may_mute_and_unmute(host: AppHost, slack: SlackSta
     assert f"Muted the alert `{KEY}` for 2h" in muted["text"]
     entry = mutes.muted(host.deps.store, KEY)
     assert entry is not None and entry.by == ADMIN
-    assert 7100 < entry.until - time.time() <= 7200
+    assert 7100 < entry.until.timestamp() - time.time() <= 7200
 
     assert "Only members" in host.command(f"unmute {KEY}", user="U0SOMEONE").json()["text"]
     assert mutes.muted(host.deps.store, KEY) is not None
@@ -104,10 +107,11 @@ def test_alerts_lists_what_fires_with_its_key_and_mute(host: AppHost, slack: Sla
     notifier = Notifier(store=host.deps.store, sink=SlackAlertSink(host.deps.sink, host.redactor),
                         settings=host.settings)
     alert = Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                  object="gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0", severity="warning", since=None,
+                  object=ObjectRef.parse("gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0"),
+                  severity="warning", since=None,
                   summary="Pending for 20 minutes: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu")
     assert alert.key == KEY
-    notifier.tick([alert], now=time.time())
+    notifier.tick([alert], now=at(time.time()))
     slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
     listed = host.command("alerts", user="U0ANYONE").json()
     assert listed["response_type"] == "ephemeral"
@@ -134,8 +138,9 @@ def test_the_mute_button_on_an_alert_thread_needs_the_admin_group(host: AppHost,
     notifier = Notifier(store=host.deps.store, sink=SlackAlertSink(host.deps.sink, host.redactor),
                         settings=host.settings)
     notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                         object="gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0", severity="warning", since=None,
-                         summary="Pending for 20 minutes")], now=time.time())
+                         object=ObjectRef.parse("gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-0"),
+                         severity="warning", since=None,
+                         summary="Pending for 20 minutes")], now=at(time.time()))
     [root] = slack.wait_for(lambda: slack.messages(CHANNEL), timeout=10)
     [button] = [b for b in root.buttons() if b["action_id"] == "rlark_mute"]
     assert button["value"] == KEY

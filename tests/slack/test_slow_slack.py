@@ -7,10 +7,12 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from alerts.helpers import at
 
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
 from bot.conversations.alert_delivery import SlackAlertSink
+from bot.models.refs import ObjectRef
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 from bot.slack.sink import SlackSink
@@ -54,7 +56,8 @@ def test_every_post_answered_late_is_still_one_root_and_one_reply(host: AppHost,
 
 def _alert(n: int) -> Alert:
     return Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                 object=f"gpu-a/rlark-system/Pod/ppo-franka-0412-rollout-{n}", severity="warning", since=None,
+                 object=ObjectRef("gpu-a", "rlark-system", "Pod", f"ppo-franka-0412-rollout-{n}"), severity="warning",
+                 since=None,
                  summary="Pending for 20 minutes: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu")
 
 
@@ -66,7 +69,7 @@ def test_alert_roots_answered_late_are_posted_once(host: AppHost, slack: SlackSt
         # a fresh notifier and Slack client each tick, as a restarted replica has: only the store remembers
         sink = SlackAlertSink(SlackSink(host.deps.sink.client), host.redactor)
         notifier = Notifier(store=host.deps.store, sink=sink, settings=host.settings)
-        notifier.tick(alerts, now=now + tick)
+        notifier.tick(alerts, now=at(now + tick))
     roots = slack.messages(CHANNEL)
     assert len(roots) == 3, [m.text[:60] for m in roots]
     assert len({m.text for m in roots}) == 3
@@ -80,11 +83,11 @@ def test_an_unsure_alert_root_is_looked_up_by_a_restarted_process(host: AppHost,
     now = time.time()
     first = Notifier(store=host.deps.store, sink=SlackAlertSink(SlackSink(host.deps.sink.client), host.redactor),
                      settings=host.settings)
-    report = first.tick([_alert(0)], now=now)
+    report = first.tick([_alert(0)], now=at(now))
     assert report.delivered == 0 and len(slack.messages(CHANNEL)) == 1, "taken by Slack, not known to the bot"
     slack.clear_faults()  # and the delays
     again = Notifier(store=host.deps.store, sink=SlackAlertSink(SlackSink(host.deps.sink.client), host.redactor),
                      settings=host.settings)
-    report = again.tick([_alert(0)], now=now + 60)
+    report = again.tick([_alert(0)], now=at(now + 60))
     assert report.delivered == 1
     assert len(slack.messages(CHANNEL)) == 1
