@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from bot.models import RNode
-from bot.signals.selectors import HeadProblem, head_problem, matched_clusters, selector_matches, usable
+from bot.signals.selectors import (
+    HeadProblem,
+    control_plane_only_keys,
+    head_problem,
+    matched_clusters,
+    multi_value_pairs,
+    selector_matches,
+    usable,
+)
 
 
 def _node(name: str, cluster: str, *, phase: str = "Online", unschedulable: bool = False, **labels: str) -> RNode:
@@ -25,3 +33,15 @@ def test_match_clusters_and_usable() -> None:
     assert [n.name for n in nodes if selector_matches({"pool": "x"}, n)] == ["n1", "n2"]
     assert matched_clusters({"pool": "x"}, nodes) == ["rlark-gpu-a", "rlark-gpu-b"]
     assert [usable(n) for n in nodes] == [True, False, False]
+
+
+def test_a_comma_matches_any_part_here_and_is_reported_as_a_multi_value_pair() -> None:
+    node = _node("n1", "gpu-a", gpu="h100")
+    assert selector_matches({"gpu": "a100, h100"}, node) and not selector_matches({"gpu": "a100"}, node)
+    assert multi_value_pairs({"gpu": "a100, h100", "pool": "x"}) == {"gpu": "a100, h100"}
+
+
+def test_control_plane_only_keys_unless_member_nodes_carry_them() -> None:
+    sel = {"rlark.io/cluster-id": "rlark-gpu-a", "rlark.io/pool": "p1", "team": "rl"}
+    assert control_plane_only_keys(sel) == ["rlark.io/cluster-id", "rlark.io/pool"]
+    assert control_plane_only_keys(sel, [{"rlark.io/pool": "p1"}]) == ["rlark.io/cluster-id"]
