@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from cluster.standin import ClusterData, StandIn, load_bundle
+from cluster.world import build_world
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 SCENARIOS = REPO / "tests" / "scenarios"
-if str(REPO) not in sys.path:  # the scenario generators are imported as `tests.scenariogen`
-    sys.path.insert(0, str(REPO))
-
-from cluster.standin import ClusterData, StandIn, load_bundle  # noqa: E402
-from cluster.world import build_world  # noqa: E402
 
 
 @pytest.fixture
