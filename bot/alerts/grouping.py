@@ -26,7 +26,7 @@ def _folded(group: ObjectGroup, members: list[Alert]) -> Alert:
     summary += f"; cause: {said}" if said else "; cause not reported"
     summary += f"; e.g. {first.summary}"
     stamps = [a.since for a in members if a.since is not None]
-    severity = max((a.severity for a in members), key=lambda s: SEVERITY_RANK.get(s, 0))
+    severity = max((a.severity for a in members), key=SEVERITY_RANK.__getitem__)
     cause = causes.most_common(1)[0][0] if causes else ""
     return Alert(check=first.check, case=first.case, object=group, objects=objects, severity=severity,
                  summary=summary, since=min(stamps) if stamps else None, cause=cause, domain=first.domain)

@@ -139,7 +139,13 @@ class Action:
 
     @property
     def id(self) -> str:
+        """`<key>#<generation>.<seq>`: what the outbox, the markers and the dead queue know a delivery by."""
         return f"{self.view.key}#{self.generation}.{self.seq}"
+
+    @staticmethod
+    def seq_of(delivery_id: str) -> int:
+        """The `seq` of the delivery `id` names."""
+        return int(delivery_id.rsplit(".", 1)[1])
 
     def to_doc(self) -> dict[str, Any]:
         return _dump(_ACTION, self)

@@ -64,4 +64,4 @@ def list_firing(store: Store, scope: ChannelBinding | None = None) -> list[tuple
                                          for ref in (rec.object, *rec.objects)):
             continue
         out.append((rec, muted(store, rec.key)))
-    return sorted(out, key=lambda pair: (-SEVERITY_RANK.get(pair[0].severity, -1), pair[0].key))
+    return sorted(out, key=lambda pair: (-SEVERITY_RANK[pair[0].severity], pair[0].key))

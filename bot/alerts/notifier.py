@@ -217,7 +217,7 @@ class Notifier(DegradedMode):
         log.error("alerts: Slack refused delivery %s %d times; set aside in %s", action_id, attempts, storage.DEAD)
         self.store.push(storage.DEAD, item)
         self.store.put(storage.DONE + action_id, "dead", ttl_seconds=storage.MARKER_TTL_SECONDS)
-        seq = int(action_id.rsplit(".", 1)[1])
+        seq = Action.seq_of(action_id)
         self._settle(key, seq, {})
         self.store.delete(counter)
         return True

@@ -12,6 +12,7 @@ from bot.conversations.alert_delivery import SlackAlertSink
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.models import Target
+from bot.models.refs import ObjectRef
 from bot.store.base import StoreUnavailable
 
 
@@ -51,7 +52,6 @@ def _show(deps: Deps, view: Record) -> None:
 
 def on_it(deps: Deps, target: Target) -> list[tuple[str, str]]:
     """(alert key, user) of the firing alerts about `target` that someone took: for the admin ticket."""
-    prefix = {"Job": "job", "Pod": "pod", "EphemeralRunner": "runner"}[target.kind.value]
     found: list[tuple[str, str]] = []
     try:
         docs = deps.store.scan_docs(storage.RECORD)
@@ -62,8 +62,8 @@ def on_it(deps: Deps, target: Target) -> list[tuple[str, str]]:
         if not rec.acked_by or rec.state != "firing":
             continue
         for ref in (rec.object, *rec.objects):
-            hit = target_of(ref)
-            if hit is not None and hit.value.split("/")[0] == prefix and hit.value.rsplit("/", 1)[1] == target.name:
+            if (isinstance(ref, ObjectRef) and target_of(ref) is not None and ref.kind == target.kind.value
+                    and ref.name == target.name):
                 found.append((rec.key, rec.acked_by))
                 break
     return found

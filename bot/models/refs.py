@@ -17,7 +17,7 @@ from typing import Literal
 from bot.models.base import KubeObject
 
 Severity = Literal["critical", "error", "warning", "info"]
-SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2, "critical": 3}  # higher is worse
+SEVERITY_RANK: dict[Severity, int] = {"info": 0, "warning": 1, "error": 2, "critical": 3}  # higher is worse
 Lang = Literal["zh", "en"]
 Stage = Literal["submitted", "task-created", "pod-created", "scheduled", "containers-started", "rank-assigned",
                 "prepare-script", "ray-cli-checked", "ray-cluster-forming", "ray-cluster-ready", "run-script",
