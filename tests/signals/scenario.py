@@ -45,6 +45,11 @@ def scenario(name: str, *, now: datetime | None = None) -> SignalContext:
     return context_of(evidence, target, now=now)
 
 
+def said(hits: list[Hit]) -> list[tuple[str, str]]:
+    """(source, text) of every evidence item, in order."""
+    return [(item.source, item.text) for hit in hits for item in hit.evidence]
+
+
 def sources(hits: list[Hit]) -> list[str]:
     return [item.source for hit in hits for item in hit.evidence]
 

@@ -4,19 +4,16 @@ schedulers overcommit, unhealthy NodePools, failed namespace offloading."""
 from __future__ import annotations
 
 from bot.signals.infra import mixed_schedulers, nodepool_unhealthy, offloading_failed, runner_too_old, stale_runner
-from signals.scenario import scenario, sources, texts
+from signals.scenario import said, scenario, sources, texts
+
+RUNNERS = "ci-cluster/arc-runners/EphemeralRunner"
 
 
-def test_a_failed_runner_left_behind_is_stale() -> None:
-    hits = stale_runner(scenario("ci-build-buildkit-cache"))
-    assert sources(hits) == ["ci-cluster/arc-runners/EphemeralRunner/linux-aarch64-cpu-16-e6wrd-runner-k8n2p"]
-    assert texts(hits) == "Failed (failed) and left behind"
-
-
-def test_a_runner_past_the_age_limit_is_too_old() -> None:
-    hits = runner_too_old(scenario("infra-arc-runner-too-old"))
-    assert sources(hits) == ["ci-cluster/arc-runners/EphemeralRunner/linux-aarch64-a3-16-o1dxr-runner-k9p2v"]
-    assert "older than the 12 h limit" in texts(hits)
+def test_a_failed_runner_left_behind_is_stale_and_one_past_the_age_limit_too_old() -> None:
+    assert said(stale_runner(scenario("ci-build-buildkit-cache"))) == [
+        (f"{RUNNERS}/linux-aarch64-cpu-16-e6wrd-runner-k8n2p", "Failed (failed) and left behind")]
+    assert said(runner_too_old(scenario("infra-arc-runner-too-old"))) == [
+        (f"{RUNNERS}/linux-aarch64-a3-16-o1dxr-runner-k9p2v", "Running for 13 h, older than the 12 h limit")]
 
 
 def test_the_overcommitted_node_is_named_for_the_pod_on_it() -> None:

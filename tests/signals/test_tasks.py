@@ -4,7 +4,7 @@ workers left behind a stop."""
 from __future__ import annotations
 
 from bot.signals.tasks import agent_disconnected, no_worker, out_of_sync, stopped, unrouted, workers_remain
-from signals.scenario import scenario, sources, texts
+from signals.scenario import said, scenario, sources, texts
 
 
 def test_a_task_in_the_default_namespace_is_unrouted() -> None:
@@ -29,9 +29,9 @@ def test_a_stopped_job_and_the_workers_still_running_after_it() -> None:
 
 
 def test_an_agent_whose_heartbeat_is_older_than_the_limit() -> None:
-    hits = agent_disconnected(scenario("rlark-agent-disconnected"))
-    assert sources(hits) == ["control-plane/rlark-gpu-a/heartbeat"]
-    assert texts(hits) == "heartbeat Lease last renewed 2026-11-20T07:35:00Z (25m ago, limit 30s): agent disconnected"
+    assert said(agent_disconnected(scenario("rlark-agent-disconnected"))) == [(
+        "control-plane/rlark-gpu-a/heartbeat",
+        "heartbeat Lease last renewed 2026-11-20T07:35:00Z (25m ago, limit 30s): agent disconnected")]
 
 
 def test_member_pods_running_while_the_job_says_pending() -> None:
