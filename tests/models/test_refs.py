@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models.refs import ObjectRef, alert_key
+from bot.models.refs import ObjectGroup, ObjectRef, alert_key, parse_alert_key, parse_object
 
 
 @pytest.mark.parametrize(("ref", "text"), [
@@ -30,3 +30,27 @@ def test_bad_parts_are_refused(parts: tuple[str, str, str, str]) -> None:
 def test_parse_refuses_what_is_not_a_reference(text: str) -> None:
     with pytest.raises(ValueError):
         ObjectRef.parse(text)
+
+
+@pytest.mark.parametrize(("group", "text", "owner"), [
+    (ObjectGroup.owned_by(ObjectRef("cp", "rlark-gpu-a", "Task", "ppo-actor")), "cp/rlark-gpu-a/Task/ppo-actor", True),
+    (ObjectGroup.owned_by(ObjectRef("ci", "", "NodePool", "npu-a3")), "ci//NodePool/npu-a3", True),
+    (ObjectGroup.selecting("ci", "arc", {"npu": "a3", "kubernetes.io/arch": "arm64"}),
+     "ci/arc/NodeSelector/kubernetes.io/arch=arm64,npu=a3", False),
+])
+def test_a_group_is_named_by_its_owner_or_its_selector_and_parsed_back(group: ObjectGroup, text: str,
+                                                                       owner: bool) -> None:
+    assert str(group) == text and ObjectGroup.parse(text) == group
+    assert (group.owner is not None) is owner
+    assert alert_key("long-pending", group) == f"long-pending:{text}"
+    assert parse_alert_key(alert_key("long-pending", group)) == ("long-pending", text)
+
+
+def test_an_alerts_object_reads_back_as_a_group_when_it_is_not_among_its_objects() -> None:
+    pods = (ObjectRef("ci", "arc", "Pod", "r0"), ObjectRef("ci", "arc", "Pod", "r1"))
+    assert parse_object("ci//NodePool/a3", members=pods) == ObjectGroup("ci", "", "NodePool", "a3")
+    assert parse_object("ci/arc/Pod/r0", members=pods) == pods[0]
+    with pytest.raises(ValueError):
+        ObjectGroup.selecting("ci", "arc", {})
+    with pytest.raises(ValueError):
+        parse_alert_key("no-check-here")
