@@ -24,10 +24,10 @@ def _since(alert: Alert) -> Seconds | None:
     return seconds(alert.since) if alert.since is not None else None
 
 
-def _seen(rec: Record, obs: Alert, now: Seconds) -> Record:
+def _seen(rec: Record, obs: Alert, at: Seconds) -> Record:
     return rec.evolve(case=obs.case, object=obs.object, objects=obs.objects, severity=obs.severity,
                       summary=obs.summary, fingerprint=fingerprint(obs.summary),
-                      clusters=tuple(sorted(obs.clusters)), last_seen=now, since=_since(obs) or rec.since,
+                      clusters=tuple(sorted(obs.clusters)), last_seen=at, since=_since(obs) or rec.since,
                       cause=obs.cause, domain=obs.domain, missing=0)
 
 
@@ -57,39 +57,39 @@ def changes_between(old: Posted, new: Posted, *, summary: str) -> tuple[str, ...
     return tuple(lines)
 
 
-def _firing(rec: Record, obs: Alert, *, now: Seconds, policy: Policy, muted: bool,
+def _firing(rec: Record, obs: Alert, *, at: Seconds, policy: Policy, muted: bool,
             unmuted: bool) -> tuple[Record, list[Action]]:
-    rec = _seen(rec, obs, now)
+    rec = _seen(rec, obs, at)
     current, before = _posted(rec), rec.posted
     if muted:
         return rec, []
     if before is None:  # muted since it first fired: the thread starts now
-        rec, action = _act(rec.evolve(posted=current, last_change_at=now), "post_root")
+        rec, action = _act(rec.evolve(posted=current, last_change_at=at), "post_root")
         return rec, [action]
     if unmuted:
-        rec, action = _act(rec.evolve(posted=current, last_change_at=now), "reply",
+        rec, action = _act(rec.evolve(posted=current, last_change_at=at), "reply",
                            changes=changes_between(before, current, summary=rec.summary), reason="unmuted")
         return rec, [action]
     if current == before:
         return rec, []
-    if rec.last_change_at is not None and now - rec.last_change_at < policy.update_every_seconds:
+    if rec.last_change_at is not None and at - rec.last_change_at < policy.update_every_seconds:
         return rec, []  # held back: posted when the period has passed, if still different then
-    rec, action = _act(rec.evolve(posted=current, last_change_at=now), "reply",
+    rec, action = _act(rec.evolve(posted=current, last_change_at=at), "reply",
                        changes=changes_between(before, current, summary=rec.summary), reason="change")
     return rec, [action]
 
 
-def _resolved_seen(rec: Record, obs: Alert, *, now: Seconds, policy: Policy,
+def _resolved_seen(rec: Record, obs: Alert, *, at: Seconds, policy: Policy,
                    muted: bool) -> tuple[Record, list[Action]]:
-    back = rec.back_since if rec.back_since is not None else now
+    back = rec.back_since if rec.back_since is not None else at
     recent = rec.resolved_at is not None and back - rec.resolved_at < policy.hold_down_seconds
-    if recent and now - back < policy.hold_down_seconds:
+    if recent and at - back < policy.hold_down_seconds:
         return rec.evolve(back_since=back), []  # flapping: wait until it has persisted for a hold-down
-    rec = _seen(rec, obs, now).evolve(state="firing", resolved_at=None, back_since=None)
+    rec = _seen(rec, obs, at).evolve(state="firing", resolved_at=None, back_since=None)
     if muted:
         return rec, []
     kind: ActionKind = "reopen" if rec.posted is not None else "post_root"
-    rec, action = _act(rec.evolve(posted=_posted(rec), last_change_at=now), kind)
+    rec, action = _act(rec.evolve(posted=_posted(rec), last_change_at=at), kind)
     return rec, [action]
 
 
@@ -105,17 +105,17 @@ def step(record: Record | None, observation: Alert | None, *, now: datetime, pol
             return rec, []
         rec, action = _act(rec.evolve(posted=_posted(rec), last_change_at=rec.first_seen), "post_root")
         return rec, [action]
-    return _step(record, observation, now=seconds(now), policy=policy, muted=muted, blind=blind)
+    return _step(record, observation, at=seconds(now), policy=policy, muted=muted, blind=blind)
 
 
-def _step(record: Record, observation: Alert | None, *, now: Seconds, policy: Policy, muted: bool,
+def _step(record: Record, observation: Alert | None, *, at: Seconds, policy: Policy, muted: bool,
           blind: bool) -> tuple[Record, list[Action]]:
     unmuted = record.muted and not muted
     record = record.evolve(muted=muted)
     if observation is not None:
         if record.state == "firing":
-            return _firing(record, observation, now=now, policy=policy, muted=muted, unmuted=unmuted)
-        return _resolved_seen(record, observation, now=now, policy=policy, muted=muted)
+            return _firing(record, observation, at=at, policy=policy, muted=muted, unmuted=unmuted)
+        return _resolved_seen(record, observation, at=at, policy=policy, muted=muted)
     if record.state == "resolved":
         return record.evolve(back_since=None), []
     if blind:
@@ -123,7 +123,7 @@ def _step(record: Record, observation: Alert | None, *, now: Seconds, policy: Po
     record = record.evolve(missing=record.missing + 1)
     if record.missing < policy.clear_after_ticks:
         return record, []
-    record = record.evolve(state="resolved", resolved_at=now, back_since=None)
+    record = record.evolve(state="resolved", resolved_at=at, back_since=None)
     if record.posted is None:
         return record, []  # never posted (muted throughout): nothing to resolve in Slack
     rec, action = _act(record, "resolve")
