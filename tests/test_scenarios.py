@@ -74,7 +74,7 @@ def test_scheduled_checks(name: str) -> None:
     now = parse_time(exp.now) or evidence.captured_at
     assert now is not None
     alerts = run_checks(evidence, now=now, thresholds=Thresholds())
-    got = {(a.check, a.case, a.object) for a in alerts}
+    got = {(a.check, a.case, str(a.object)) for a in alerts}
     want = {(a.check, a.case, a.object) for a in exp.alerts}
     assert got == want
     assert len({a.key for a in alerts}) == len(alerts), "dedupe keys must be unique"
