@@ -12,7 +12,7 @@ from typing import Any
 
 from slack_bolt import Ack
 
-from bot.conversations.alerts import alerts_command
+from bot.conversations.alert_commands import alerts_command
 from bot.conversations.analyses import COMMANDS, command_later
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.conversations.alert_acks import ack_alert
-from bot.conversations.alerts import alerts_command
+from bot.conversations.alert_commands import alerts_command
 from bot.conversations.audit import Audit
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import Ask, locate_allowed, run_diagnosis, tell, tell_user

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from bot.conversations.alert_commands import StoreAlertOps
 from bot.conversations.alert_delivery import SlackAlertSink
-from bot.conversations.alerts import StoreAlertOps
 from bot.conversations.deps import AdminCache, Deps
 from bot.conversations.from_alert import auto_diagnose
 from bot.conversations.watching import WatchTicker
