@@ -129,7 +129,7 @@ def tick_process(conn: Connection, kubeconfig: str, redis_url: str, prefix: str,
     collected = time.perf_counter()
     alerts = run_checks(evidence, now=NOW, thresholds=settings.thresholds)
     checked = time.perf_counter()
-    report = notifier.tick(alerts, now=NOW.timestamp(), unreadable=list(unreadable_clusters(evidence)))
+    report = notifier.tick(alerts, now=NOW, unreadable=list(unreadable_clusters(evidence)))
     done = time.perf_counter()
     store.close()
     conn.send({"wall": done - started, "collect": collected - started, "checks": checked - collected,

@@ -114,9 +114,8 @@ class Record:
     def from_doc(cls, doc: dict[str, Any]) -> Record:
         """Fields this version does not know are ignored; missing ones take their defaults. The object is read
         back as a group when the objects listed do not include it (an alert folded by cause)."""
-        objects = tuple(_ref_in(o) for o in doc.get("objects", ()))
-        return _RECORD.validate_python({**doc, "objects": objects,
-                                        "object": parse_object(str(doc["object"]), members=objects)})
+        listed = {str(o) for o in doc.get("objects", ())}
+        return _RECORD.validate_python({**doc, "object": parse_object(str(doc["object"]), listed=listed)})
 
     def evolve(self, **changes: Any) -> Record:
         return replace(self, **changes)
@@ -161,11 +160,10 @@ def _whole(view: dict[str, Any]) -> dict[str, Any]:
     only, never for its times)."""
     if "check" in view:
         return view
-    objects = tuple(_ref_in(o) for o in view.get("objects", ()))
-    shown = parse_object(str(view["object"]), members=objects)
+    listed = [str(o) for o in view.get("objects", ())]
+    shown = [parse_object(str(view["object"]), listed=set(listed)), *map(ObjectRef.parse, listed)]
     return {"check": parse_alert_key(str(view["key"]))[0], "fingerprint": fingerprint(str(view.get("summary", ""))),
-            "clusters": sorted({shown.cluster, *(o.cluster for o in objects)}), "first_seen": 0.0,
-            "last_seen": 0.0, **view}
+            "clusters": sorted({o.cluster for o in shown}), "first_seen": 0.0, "last_seen": 0.0, **view}
 
 
 def _dump(adapter: TypeAdapter[Any], value: object) -> dict[str, Any]:

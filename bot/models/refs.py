@@ -9,8 +9,9 @@ fixed here and parsed back here only.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -27,6 +28,7 @@ _PART = r"[^/\s]*"  # what the constructor accepts: no '/' and no blanks
 _REF = re.compile(rf"({_PART})/({_PART})/([A-Za-z][A-Za-z0-9]*)/([^/\s]+)")
 _SELECTOR = re.compile(r"[^,=\s]+=[^,=\s]*(?:,[^,=\s]+=[^,=\s]*)*")  # label keys may hold '/', values not
 SELECTOR_KIND = "NodeSelector"
+_BAD_PART = re.compile(r"[/\s]")
 
 
 @dataclass(frozen=True, order=True)
@@ -38,7 +40,7 @@ class ObjectRef:
 
     def __post_init__(self) -> None:
         for part in (self.cluster, self.namespace, self.kind, self.name):
-            if "/" in part or any(ch.isspace() for ch in part):
+            if _BAD_PART.search(part):
                 raise ValueError(f"an object reference part cannot hold '/' or blanks: {part[:80]!r}")
         if not self.kind or not self.name:
             raise ValueError("an object reference needs a kind and a name")
@@ -52,10 +54,7 @@ class ObjectRef:
 
     @classmethod
     def parse(cls, text: str) -> ObjectRef:
-        m = _REF.fullmatch(text)
-        if m is None:
-            raise ValueError(f"not an object reference <cluster>/<namespace>/<Kind>/<name>: {text[:120]!r}")
-        return cls(*m.groups())
+        return _parse_ref(text)
 
     @property
     def cluster_scoped(self) -> bool:
@@ -110,14 +109,22 @@ class ObjectGroup:
         return not self.namespace
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a tick reads every stored alert's objects again: the same few thousand
+def _parse_ref(text: str) -> ObjectRef:
+    m = _REF.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not an object reference <cluster>/<namespace>/<Kind>/<name>: {text[:120]!r}")
+    return ObjectRef(*m.groups())
+
+
 AlertObject = ObjectRef | ObjectGroup
 """What an alert is about: one object, or the group of objects one cause covers."""
 
 
-def parse_object(text: str, *, members: tuple[ObjectRef, ...] | None = None) -> AlertObject:
-    """An alert's object read back from its string form: the group when `members` (the objects the alert lists)
-    does not include it, else the object itself."""
-    if members is not None and all(str(m) != text for m in members):
+def parse_object(text: str, *, listed: Collection[str] | None = None) -> AlertObject:
+    """An alert's object read back from its string form: the group when `listed` (the objects the alert lists, in
+    their string form) does not include it, else the object itself."""
+    if listed is not None and text not in listed:
         return ObjectGroup.parse(text)
     return ObjectRef.parse(text)
 

@@ -47,9 +47,9 @@ def test_a_group_is_named_by_its_owner_or_its_selector_and_parsed_back(group: Ob
 
 
 def test_an_alerts_object_reads_back_as_a_group_when_it_is_not_among_its_objects() -> None:
-    pods = (ObjectRef("ci", "arc", "Pod", "r0"), ObjectRef("ci", "arc", "Pod", "r1"))
-    assert parse_object("ci//NodePool/a3", members=pods) == ObjectGroup("ci", "", "NodePool", "a3")
-    assert parse_object("ci/arc/Pod/r0", members=pods) == pods[0]
+    pods = {"ci/arc/Pod/r0", "ci/arc/Pod/r1"}
+    assert parse_object("ci//NodePool/a3", listed=pods) == ObjectGroup("ci", "", "NodePool", "a3")
+    assert parse_object("ci/arc/Pod/r0", listed=pods) == ObjectRef("ci", "arc", "Pod", "r0")
     with pytest.raises(ValueError):
         ObjectGroup.selecting("ci", "arc", {})
     with pytest.raises(ValueError):
