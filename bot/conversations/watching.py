@@ -2,16 +2,25 @@
 
 A run takes the store lock `tick:watch:<slot>` (slot = the interval slot of `now`), so replicas firing the same
 slot run it once; a finished run leaves a `tick-done:watch:<slot>` marker. Watches of the same target (in
-several channels) share one look: one `engine.diagnose` in the worker pool, which reads the target's objects
-once, up to four targets at a time. Each watch then moves by compare-and-set on its document before anything is
-posted, so even two runs of one slot (a lock that expired under a stalled replica) post each change once. A
-change of stage, case and end seen in one tick is one reply; a Job that failed also gets its diagnosis in the
-thread.
+several channels) share one look, up to four targets at a time, in the worker pool.
+
+A tick is cheap when nothing moved: a target first gets a glance (`engine.glance`: the Job, its Tasks and Pod
+mirrors, 3 requests; a pod, 1), and a full look (`engine.diagnose`: member clusters, events, logs) only when the
+glance's fingerprint differs from the one kept in the store (`watch-glance:<target>`), when none is kept, or once
+in `RLARK_BOT_WATCH__FULL_LOOK_TICKS` ticks for what only the logs say (the stage); each target has its own turn
+among those ticks, so the full looks of many watches spread over them. A fingerprint is kept only after the full
+look that saw it, so a look that failed is tried again on the next tick.
+
+Each watch then moves by compare-and-set on its document before anything is posted, so even two runs of one slot
+(a lock that expired under a stalled replica) post each change once. A change of stage, case and end seen in one
+tick is one reply; a Job that failed also gets its diagnosis in the thread.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +38,7 @@ from bot.store.base import Lock, StoreUnavailable, Versioned
 from bot.workers.api import WorkerLost, render_answer
 
 LOOKS_AT_ONCE = 4  # as many as `serve` has diagnosis workers
+GLANCE = "watch-glance:"  # + kind:namespace:name: the fingerprint the last full look of the target saw
 ENDED_JOB = ("Succeeded", "Failed", "Stopped")
 ENDED_POD = ("Succeeded", "Failed")
 
@@ -51,7 +61,8 @@ class WatchReport:
     ran: bool = False
     why: str = ""
     watches: int = 0
-    looks: int = 0
+    looks: int = 0  # full looks (diagnoses)
+    glances: int = 0
     replies: int = 0
     seconds: float = 0.0
     failed: list[str] = field(default_factory=list)
@@ -59,6 +70,14 @@ class WatchReport:
 
 def _ident(target: Target) -> tuple[str, str, str]:
     return (target.kind.value, target.name, target.namespace)
+
+
+def _turn(target: Target, every: int) -> int:
+    """The target's own tick among `every` for its full look (stable across processes, unlike `hash`)."""
+    return int(hashlib.sha256(":".join(_ident(target)).encode()).hexdigest()[:8], 16) % every
+
+
+UNMOVED = Look()  # what a tick says of a target whose glance saw nothing move: nothing to advance
 
 
 def look_at(diag: Diagnosis) -> Look:
@@ -123,22 +142,63 @@ class WatchTicker:
             else:
                 due.append((key, versioned, Doc(versioned.doc).target))
         targets = list({_ident(t): t for _, _, t in due}.values())
-        looks = self._looks(targets)
-        report.looks = len(targets)
+        slot = report.slot
+        looks = self._looks(targets, slot=slot, report=report)
         for key, versioned, target in due:
             seen = looks[_ident(target)]
             if seen is None:
                 report.failed.append(str(target))
-            elif self._advance(key, versioned, seen, lock=lock):
+            elif seen is not UNMOVED and self._advance(key, versioned, seen, lock=lock):
                 report.replies += 1
 
-    def _looks(self, targets: list[Target]) -> dict[tuple[str, str, str], Look | None]:
-        """One look per target, `LOOKS_AT_ONCE` at a time (each a diagnosis in the worker pool)."""
+    def _looks(self, targets: list[Target], *, slot: int,
+               report: WatchReport) -> dict[tuple[str, str, str], Look | None]:
+        """One glance, and a full look where due, per target, `LOOKS_AT_ONCE` at a time (in the worker pool)."""
         if not targets:
             return {}
+        every = self.deps.settings.watch.full_look_ticks
+        counts = {"glances": 0, "looks": 0}
+        counted = threading.Lock()
+
+        def one(target: Target) -> Look | None:
+            seen, glanced, looked = self._glance_then_look(target, full=every <= 1 or slot % every == _turn(
+                target, every))
+            with counted:
+                counts["glances"] += glanced
+                counts["looks"] += looked
+            return seen
+
         with ThreadPoolExecutor(max_workers=min(LOOKS_AT_ONCE, len(targets)),
                                 thread_name_prefix="watch-look") as pool:
-            return {_ident(t): seen for t, seen in zip(targets, pool.map(self._look, targets), strict=True)}
+            out = {_ident(t): seen for t, seen in zip(targets, pool.map(one, targets), strict=True)}
+        report.glances, report.looks = counts["glances"], counts["looks"]
+        return out
+
+    def _glance_then_look(self, target: Target, *, full: bool) -> tuple[Look | None, bool, bool]:
+        """(what was seen, whether it glanced, whether it took a full look). A full look is taken when `full` (the
+        target's turn, or glances are off), when the glance's fingerprint is not the one kept, or when none is."""
+        if full and self.deps.settings.watch.full_look_ticks <= 1:
+            return self._look(target), False, True
+        try:
+            mark = self.deps.engine.glance(target)
+        except NotFound:
+            return Look(ended=True, gone=True), True, False
+        except (UserError, WorkerLost) as exc:
+            self.deps.log.warning("watch: target not glanced at this tick", extra={"target": str(target),
+                                                                                  "reason": str(exc)})
+            return None, True, False
+        key = GLANCE + ":".join(_ident(target))
+        try:
+            kept = self.deps.store.get(key)
+        except StoreUnavailable:
+            kept = None
+        if kept == mark and not full:
+            return UNMOVED, True, False
+        seen = self._look(target)
+        if seen is not None and not seen.gone and kept != mark:
+            with contextlib.suppress(StoreUnavailable):
+                self.deps.store.put(key, mark, ttl_seconds=self.deps.settings.watch.max_hours * 3600)
+        return seen, True, True
 
     def _look(self, target: Target) -> Look | None:
         """One read of the target (in the worker pool); None when it could not be read this tick."""
