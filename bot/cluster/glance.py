@@ -1,11 +1,11 @@
 """A glance at a watched target: the few reads that tell whether anything about its objects moved since the last
 look, without the full collection (member clusters, events, nodes, logs) a diagnosis needs.
 
-A RLark Job: one GET of the Job and two filtered lists on the control plane (its Tasks by label, its Pod mirrors
-by task name), 3 requests whatever the Job's size. A pod or runner: one GET. The answer is a fingerprint of the
-fields that matter (phases, messages, Nodes, restarts, readiness), not of resource versions, so heartbeats and
-image-pull progress do not count as a change. What only the logs say (a stage marker) is not seen here: the watch
-ticker takes a full look every few ticks for that.
+A RLark Job: one GET of the Job (its status carries each Task's phase and message) and one filtered list of its
+Pod mirrors by task name on the control plane, 2 requests whatever the Job's size. A pod or runner: one GET. The
+answer is a fingerprint of the fields that matter (phases, messages, Nodes, restarts, readiness), not of resource
+versions, so heartbeats and image-pull progress do not count as a change. What only the logs say (a stage marker)
+is not seen here: the watch ticker takes a full look every few ticks for that.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from bot.cluster.collected import Collected
 from bot.cluster.collector import cluster_name
 from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
 from bot.cluster.kubeconfig import load_source
+from bot.cluster.plan_job import task_names
 from bot.cluster.progress import NullProgress
 from bot.cluster.session import Observe, Session
 from bot.models import Target, TargetKind
-from bot.models.rlark import JOB_LABEL, TASK_NAME_LABEL
+from bot.models.rlark import TASK_NAME_LABEL
 from bot.settings import Settings
 
 Obj = dict[str, Any]
@@ -38,15 +39,13 @@ def _status(obj: Obj) -> Obj:
     return obj.get("status") or {}
 
 
-def job_marks(job: Obj, tasks: list[Obj], mirrors: list[Obj]) -> list[Any]:
-    """What a Job's glance compares: its phase and stop flag, each Task's and Pod mirror's phase and placement."""
+def job_marks(job: Obj, mirrors: list[Obj]) -> list[Any]:
+    """What a Job's glance compares: its phase and stop flag, each Task's phase and message (from the Job's
+    status), each Pod mirror's phase, Node and message."""
     status = _status(job)
     marks: list[Any] = [bool((job.get("spec") or {}).get("stopped")), status.get("phase"), status.get("endTime"),
                         sorted((str(t.get("name")), str(t.get("phase")), str(t.get("message") or ""))
                                for t in status.get("tasks") or [])]
-    marks.append(sorted((str(_meta(t).get("namespace")), str(_meta(t).get("name")), str(_status(t).get("phase")),
-                         str(_status(t).get("message") or ""), sorted(map(str, _status(t).get("observedNodes") or [])))
-                        for t in tasks))
     marks.append(sorted((str(_meta(m).get("namespace")), str(_meta(m).get("name")), str(_status(m).get("phase")),
                          str(_status(m).get("node") or ""), str(_status(m).get("message") or ""))
                         for m in mirrors))
@@ -95,7 +94,6 @@ def _job(cp: ClusterAdapter, name: str) -> list[Any]:
     job = cp.get(R.JOBS, name)
     if job is None:
         raise TargetNotFound(f"the RLark control plane ({cp.name})")
-    tasks = cp.list(R.TASKS, label_selector=f"{JOB_LABEL}={name}")
-    names = sorted(str(_meta(t).get("name")) for t in tasks if _meta(t).get("name"))
+    names = task_names(job)
     mirrors = cp.list(R.POD_MIRRORS, label_selector=f"{TASK_NAME_LABEL} in ({','.join(names)})") if names else []
-    return job_marks(job, tasks, mirrors)
+    return job_marks(job, mirrors)

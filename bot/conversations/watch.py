@@ -8,6 +8,7 @@ it and replies in its thread on every tick that sees a change. `unwatch` acts in
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,11 @@ from bot.store.base import StoreUnavailable, Versioned
 from bot.workers.api import WorkerLost
 
 PREFIX = "watch:"
+GLANCE = "watch-glance:"  # + kind:namespace:name: the fingerprint the last full look of the target saw
+
+
+def glance_key(target: Target) -> str:
+    return f"{GLANCE}{target.kind.value}:{target.namespace}:{target.name}"
 
 
 def watch_key(channel: str, ident: str) -> str:
@@ -99,8 +105,12 @@ def _start(deps: Deps, ask: Ask, *, key: str, created: Versioned, target: Target
     """The first look at the target, the root, then the watch marked as watching from that root."""
     doc = dict(created.doc)
     try:
+        mark = deps.engine.glance(target) if deps.settings.watch.full_look_ticks > 1 else None
         diag = deps.engine.diagnose(target)
         doc.update(stage=diag.last_stage, case=primary_case(diag))
+        if mark is not None:  # what the ticks' glances compare with: unchanged, no full look until its turn
+            with contextlib.suppress(StoreUnavailable):
+                deps.store.put(glance_key(target), mark, ttl_seconds=deps.settings.watch.max_hours * 3600)
     except (UserError, WorkerLost) as exc:
         deps.log.warning("watch: first look failed", extra={"target": str(target), "reason": str(exc)})
     doc["state"] = "watching"

@@ -4,8 +4,8 @@ A run takes the store lock `tick:watch:<slot>` (slot = the interval slot of `now
 slot run it once; a finished run leaves a `tick-done:watch:<slot>` marker. Watches of the same target (in
 several channels) share one look, up to four targets at a time, in the worker pool.
 
-A tick is cheap when nothing moved: a target first gets a glance (`engine.glance`: the Job, its Tasks and Pod
-mirrors, 3 requests; a pod, 1), and a full look (`engine.diagnose`: member clusters, events, logs) only when the
+A tick is cheap when nothing moved: a target first gets a glance (`engine.glance`: the Job and its Pod mirrors,
+2 requests; a pod, 1), and a full look (`engine.diagnose`: member clusters, events, logs) only when the
 glance's fingerprint differs from the one kept in the store (`watch-glance:<target>`), when none is kept, or once
 in `RLARK_BOT_WATCH__FULL_LOOK_TICKS` ticks for what only the logs say (the stage); each target has its own turn
 among those ticks, so the full looks of many watches spread over them. A fingerprint is kept only after the full
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from bot.conversations.deps import Deps
 from bot.conversations.diagnosis import post_patiently
 from bot.conversations.ports import SlackDown
-from bot.conversations.watch import PREFIX, Doc, finish, primary_case, stop
+from bot.conversations.watch import PREFIX, Doc, finish, glance_key, primary_case, stop
 from bot.diagnose import Diagnosis
 from bot.errors import NotFound, UserError
 from bot.models import Target, TargetKind
@@ -38,7 +38,6 @@ from bot.store.base import Lock, StoreUnavailable, Versioned
 from bot.workers.api import WorkerLost, render_answer
 
 LOOKS_AT_ONCE = 4  # as many as `serve` has diagnosis workers
-GLANCE = "watch-glance:"  # + kind:namespace:name: the fingerprint the last full look of the target saw
 ENDED_JOB = ("Succeeded", "Failed", "Stopped")
 ENDED_POD = ("Succeeded", "Failed")
 
@@ -187,7 +186,7 @@ class WatchTicker:
             self.deps.log.warning("watch: target not glanced at this tick", extra={"target": str(target),
                                                                                   "reason": str(exc)})
             return None, True, False
-        key = GLANCE + ":".join(_ident(target))
+        key = glance_key(target)
         try:
             kept = self.deps.store.get(key)
         except StoreUnavailable:
