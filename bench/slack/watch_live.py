@@ -76,6 +76,8 @@ def world() -> dict[str, ClusterData]:
                     seen.add(key)
                     out[cluster].add(res, obj)
             out[cluster].logs.update(data.logs)
+    for lease in out["kcp"].objects[R.LEASES]:  # the agent stays connected however long the benchmark runs
+        lease["spec"]["renewTime"] = "2099-01-01T00:00:00.000000Z"
     return out
 
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.conversations.deps import Deps
-from bot.conversations.diagnosis import Ask, _edit, canonical, locate_allowed, post_patiently, primary_case_of, tell
+from bot.conversations.diagnosis import Ask, canonical, locate_allowed, post_patiently, primary_case_of, tell
 from bot.conversations.ports import SlackDown
 from bot.errors import UserError
 from bot.models import Target, TargetKind
-from bot.render.slack_watch import WatchView, change_lines, watch_change, watch_note, watch_root
+from bot.render.slack_watch import WatchView, change_lines, watch_note, watch_root
 from bot.store.base import StoreUnavailable, Versioned
 from bot.workers.api import WorkerLost
 
@@ -161,32 +161,24 @@ def run_unwatch(deps: Deps, ask: Ask) -> str:
     return "stopped"
 
 
-def stop(deps: Deps, *, key: str, versioned: Versioned, user: str = "", hours: float | None = None) -> bool:
-    """Mark the watch stopped (compare-and-set: once across replicas), reply, edit the root, forget it."""
+def stop(deps: Deps, *, key: str, versioned: Versioned, user: str = "", hours: float | None = None,
+         now: float | None = None) -> bool:
+    """Mark the watch stopped with its reply queued (compare-and-set: once across replicas), then deliver it (the
+    reply, the root edited) and forget the watch (`bot.conversations.watch_outbox`)."""
+    from bot.conversations.watch_outbox import deliver, item, with_item
+
     doc = Doc(versioned.doc)
-    try:
-        if deps.store.put_doc(key, {**versioned.doc, "state": "stopped"}, expect_version=versioned.version) is None:
-            return False
-    except StoreUnavailable:
-        return False
+    at = time.time() if now is None else now
     old, new = doc.view(), doc.view(state="stopped")
     lang = str(doc.raw.get("lang", "en"))
     lines = change_lines(old=old, new=new, phase="", gone=False, lang=lang, redactor=deps.redactor, user=user,
                          stopped_after_hours=hours)
-    finish(deps, doc=doc, view=new, lines=lines)
-    _forget(deps, key)
-    return True
-
-
-def finish(deps: Deps, *, doc: Doc, view: WatchView, lines: list[str]) -> None:
-    """The change reply in the watch's thread and the root edited to the new view."""
-    channel, root, lang = str(doc.raw["channel"]), str(doc.raw.get("root") or ""), str(doc.raw.get("lang", "en"))
-    if not root:
-        return
+    entry = item(ident=f"stop-{at:.3f}", at=at, stage=new.stage, case=new.case, state="stopped", lines=lines)
     try:
-        post_patiently(deps, channel=channel, message=watch_change(view, lines=lines, redactor=deps.redactor),
-                       thread_ts=root)
-    except SlackDown as exc:
-        deps.log.warning("watch reply not delivered", extra={"channel": channel, "reason": str(exc)})
-    _edit(deps, channel, root, watch_root(view, user=str(doc.raw.get("by", "")), hours=deps.settings.watch.max_hours,
-                                          command=deps.settings.slash_command, redactor=deps.redactor, lang=lang))
+        if deps.store.put_doc(key, with_item(versioned.doc, entry, state="stopped"),
+                              expect_version=versioned.version) is None:
+            return False
+    except StoreUnavailable:
+        return False
+    deliver(deps, key, fresh={entry["id"]: None})
+    return True

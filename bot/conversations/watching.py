@@ -27,15 +27,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.conversations.deps import Deps
-from bot.conversations.diagnosis import post_patiently
-from bot.conversations.ports import SlackDown
-from bot.conversations.watch import PREFIX, Doc, finish, glance_key, primary_case, stop
+from bot.conversations.watch import PREFIX, Doc, glance_key, primary_case, stop
+from bot.conversations.watch_outbox import deliver, item, stale, with_item
 from bot.diagnose import Diagnosis
 from bot.errors import NotFound, UserError
 from bot.models import Target, TargetKind
 from bot.render.slack_watch import change_lines
 from bot.store.base import Lock, StoreUnavailable, Versioned
-from bot.workers.api import WorkerLost, render_answer
+from bot.workers.api import WorkerLost
 
 LOOKS_AT_ONCE = 4  # as many as `serve` has diagnosis workers
 ENDED_JOB = ("Succeeded", "Failed", "Stopped")
@@ -63,6 +62,7 @@ class WatchReport:
     looks: int = 0  # full looks (diagnoses)
     glances: int = 0
     replies: int = 0
+    redelivered: int = 0  # replies left pending by an earlier run, delivered by this one
     seconds: float = 0.0
     failed: list[str] = field(default_factory=list)
 
@@ -121,6 +121,7 @@ class WatchTicker:
             self.deps.log.warning("watch tick skipped: store unavailable", extra={"reason": str(exc)})
             report.why = "store unavailable"
             return report
+        self._redeliver(docs, now=at, lock=lock, report=report)
         self._advance_all(docs, now=at, lock=lock, report=report)
         with contextlib.suppress(StoreUnavailable):
             store.claim(f"tick-done:watch:{report.slot}", ttl_seconds=3 * self.interval)
@@ -128,15 +129,23 @@ class WatchTicker:
         report.ran, report.seconds = True, time.monotonic() - started
         return report
 
+    def _redeliver(self, docs: list[tuple[str, Versioned]], *, now: float, lock: Lock, report: WatchReport) -> None:
+        """Replies decided by a run or an `unwatch` that did not finish delivering them (a replica killed, Slack
+        down) go out first, in order, each looked up in its thread before it is posted again."""
+        for key, versioned in docs:
+            if stale(versioned.doc, now=now):
+                report.redelivered += deliver(self.deps, key, fence=lambda: self.deps.store.holds(lock))
+
     def _advance_all(self, docs: list[tuple[str, Versioned]], *, now: float, lock: Lock,
                      report: WatchReport) -> None:
-        live = [(k, v) for k, v in docs if v.doc.get("state") == "watching" and v.doc.get("root")]
+        live = [(k, v) for k, v in docs if v.doc.get("state") == "watching" and v.doc.get("root")
+                and not stale(v.doc, now=now)]  # one whose outbox is stuck moves once that is delivered
         report.watches = len(live)
         due = []
         for key, versioned in live:
             if now >= float(versioned.doc.get("until", 0)):
                 hours = self.deps.settings.watch.max_hours
-                if self.deps.store.holds(lock) and stop(self.deps, key=key, versioned=versioned, hours=hours):
+                if self.deps.store.holds(lock) and stop(self.deps, key=key, versioned=versioned, hours=hours, now=now):
                     report.replies += 1
             else:
                 due.append((key, versioned, Doc(versioned.doc).target))
@@ -147,7 +156,7 @@ class WatchTicker:
             seen = looks[_ident(target)]
             if seen is None:
                 report.failed.append(str(target))
-            elif seen is not UNMOVED and self._advance(key, versioned, seen, lock=lock):
+            elif seen is not UNMOVED and self._advance(key, versioned, seen, lock=lock, now=now):
                 report.replies += 1
 
     def _looks(self, targets: list[Target], *, slot: int,
@@ -210,8 +219,9 @@ class WatchTicker:
                                                                             "reason": str(exc)})
             return None
 
-    def _advance(self, key: str, versioned: Versioned, seen: Look, *, lock: Lock) -> bool:
-        """Move one watch to what was seen: compare-and-set first, then one reply. True when it replied."""
+    def _advance(self, key: str, versioned: Versioned, seen: Look, *, lock: Lock, now: float) -> bool:
+        """Move one watch to what was seen: compare-and-set with the reply queued in its outbox, then deliver it.
+        True when it moved (the reply is then delivered, or pending until Slack takes it)."""
         doc = Doc(versioned.doc)
         old = doc.view()
         new = doc.view(stage=seen.stage or old.stage, case=seen.case if not seen.gone else old.case,
@@ -220,28 +230,18 @@ class WatchTicker:
             return False
         lang = str(doc.raw.get("lang", "en"))
         lines = change_lines(old=old, new=new, phase=seen.phase, gone=seen.gone, lang=lang, redactor=self.deps.redactor)
+        failed = new.state == "ended" and seen.phase in ("Failed", "Stopped")
+        entry = item(ident=f"tick-{int(now // self.interval)}", at=now, stage=new.stage, case=new.case,
+                     state=new.state, lines=lines, diagnose=failed)
         try:
             if not self.deps.store.holds(lock):  # fencing: a stalled run whose lock passed on posts nothing
                 return False
-            moved = {**versioned.doc, "stage": new.stage, "case": new.case, "state": new.state}
+            moved = with_item(versioned.doc, entry, stage=new.stage, case=new.case, state=new.state)
             if self.deps.store.put_doc(key, moved, expect_version=versioned.version) is None:
                 return False
         except StoreUnavailable as exc:
             self.deps.log.warning("watch not advanced: store unavailable", extra={"reason": str(exc)})
             return False
-        finish(self.deps, doc=doc, view=new, lines=lines)
-        if new.state == "ended":
-            if seen.diag is not None and seen.phase in ("Failed", "Stopped"):
-                self._diagnosis(doc, seen.diag, lang=lang)
-            with contextlib.suppress(StoreUnavailable):
-                self.deps.store.delete(key)
+        deliver(self.deps, key, fresh={entry["id"]: seen.diag if failed else None},
+                fence=lambda: self.deps.store.holds(lock))
         return True
-
-    def _diagnosis(self, doc: Doc, diag: Diagnosis, *, lang: str) -> None:
-        """The failed target's diagnosis as a reply in the watch's thread (rendered and redacted as §5's)."""
-        answer = render_answer(diag, lang=lang, redactor=self.deps.redactor)
-        try:
-            post_patiently(self.deps, channel=str(doc.raw["channel"]), message=answer.reply,
-                           thread_ts=str(doc.raw["root"]))
-        except SlackDown as exc:
-            self.deps.log.warning("watch diagnosis not delivered", extra={"reason": str(exc)})
