@@ -71,7 +71,7 @@ def _ident(target: Target) -> tuple[str, str, str]:
     return (target.kind.value, target.name, target.namespace)
 
 
-def _turn(target: Target, every: int) -> int:
+def look_turn(target: Target, every: int) -> int:
     """The target's own tick among `every` for its full look (stable across processes, unlike `hash`)."""
     return int(hashlib.sha256(":".join(_ident(target)).encode()).hexdigest()[:8], 16) % every
 
@@ -169,7 +169,7 @@ class WatchTicker:
         counted = threading.Lock()
 
         def one(target: Target) -> Look | None:
-            seen, glanced, looked = self._glance_then_look(target, full=every <= 1 or slot % every == _turn(
+            seen, glanced, looked = self._glance_then_look(target, full=every <= 1 or slot % every == look_turn(
                 target, every))
             with counted:
                 counts["glances"] += glanced

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cluster.standin import ClusterData, StandIn
+from cluster.world import build_world
 
 from bot.cluster import resources as R
-from bot.conversations.watching import WatchTicker, _turn
+from bot.conversations.watching import WatchTicker, look_turn
 from bot.models import Target
 from bot.redact import Redactor
 from bot.runbook import Runbook
@@ -20,8 +22,6 @@ from bot.settings import Settings
 from bot.sources import LiveSource
 from bot.store.memory import MemoryStore
 from bot.workers.local import LocalEngine
-from cluster.standin import ClusterData, StandIn
-from cluster.world import build_world
 
 from .apphost import CHANNEL, AppHost, bundle_of
 from .model import Message, unkeyed
@@ -78,7 +78,7 @@ def test_nothing_moved_means_glances_and_one_full_look_per_turn(host: AppHost, s
     [root] = slack.wait_for(lambda: slack.messages(CHANNEL))
     assert "ray-cluster-forming" in root.text
     ticker, interval = WatchTicker(host.deps), host.settings.watch_interval_seconds
-    turn = _turn(Target.parse(f"job/{JOB}"), EVERY)
+    turn = look_turn(Target.parse(f"job/{JOB}"), EVERY)
     slot0 = int(time.time() // interval) + 1
     while slot0 % EVERY == turn:  # start on a tick that is not the Job's turn
         slot0 += 1
