@@ -4,11 +4,19 @@ and the automatic diagnosis of a first sighting ("I'm on it" is `alert_acks`).
 A diagnosis from an alert is the slash command's use case: the same scope check for the channel, the same
 refusal, the same 60 s cooldown per (channel, target); only its progress and verdict are a reply in the alert's
 thread, so the alert's root keeps its buttons and metadata.
+
+The automatic diagnosis of a first sighting happens once across replicas and survives the replica running it: the
+replica that posted the root creates its record (`alerts:autodiag:<channel>:<ts>`, create-only) with a lease, and
+marks it done when the diagnosis ended. A record still pending once its lease ran out (the replica died, or its
+pool was full) is taken up again by compare-and-set on the scheduler (`resume_auto_diagnoses`), by one replica, at
+most `AUTO_TRIES` times. Its posts in the thread carry idempotency keys made from the record, so the replica that
+takes it up finds the progress reply and the answer already posted instead of posting them again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 from bot.alerts.targets import target_of
@@ -22,8 +30,9 @@ from bot.render.slack_message import SlackMessage
 from bot.store.base import StoreUnavailable
 
 ALERT_THREAD = "alert-thread:"  # + channel + ":" + root ts: a diagnosis went into this alert's thread
-AUTO = "alerts:autodiagnosed:"  # + channel + ":" + root ts: claimed by the one replica that diagnoses it
+AUTO = "alerts:autodiag:"  # + channel + ":" + root ts: the automatic diagnosis of that root, pending or done
 MEMORY_SECONDS = 14 * 24 * 3600
+AUTO_TRIES = 3
 
 
 def mark_alert_thread(deps: Deps, channel: str, ts: str) -> None:
@@ -69,19 +78,95 @@ def _auto(deps: Deps, *, channel: str, ts: str, metadata: dict[str, Any]) -> Non
     target = next((t for t in map(target_of, refs) if t is not None), None)
     if target is None:
         return
+    text, namespace = parse_target_value(target.value)
+    binding = deps.settings.channels.get(channel)
+    now = time.time()
+    record = {"channel": channel, "ts": ts, "target": text, "namespace": namespace,
+              "lang": binding.lang if binding else "en", "state": "pending", "at": now,
+              "until": now + _lease(deps), "tries": 1}
     try:
-        if not deps.store.claim(f"{AUTO}{channel}:{ts}", ttl_seconds=MEMORY_SECONDS):
-            return
+        if deps.store.put_doc(f"{AUTO}{channel}:{ts}", record, expect_version=None) is None:
+            return  # another replica has it
     except StoreUnavailable as exc:
         deps.log.warning("automatic diagnosis skipped: store unavailable", extra={"reason": str(exc)})
         return
-    text, namespace = parse_target_value(target.value)
-    binding = deps.settings.channels.get(channel)
-    ask = Ask(channel=channel, user="", target=Target.parse(text, namespace), lang=binding.lang if binding else "en",
-              thread_ts=ts, in_thread=True)
+    _run_auto(deps, key=f"{AUTO}{channel}:{ts}", record=record, resumed=False)
+
+
+def _lease(deps: Deps) -> float:
+    """How long a replica has to finish an automatic diagnosis before another takes it up (collection is bounded
+    by its deadline; twice that, and a minute for Slack)."""
+    return 2 * deps.settings.collection.deadline_seconds + 60
+
+
+def _run_auto(deps: Deps, *, key: str, record: dict[str, Any], resumed: bool) -> None:
+    channel = str(record["channel"])
+    ask = Ask(channel=channel, user="", target=Target.parse(str(record["target"]), str(record["namespace"])),
+              lang=str(record["lang"]), thread_ts=str(record["ts"]), in_thread=True, post_key=key, resumed=resumed,
+              on_purpose=resumed)  # taken up again: the cooldown its first run claimed must not hold it back
     audit = Audit(log=deps.log, metrics=deps.metrics, user="", channel=channel, command="auto_diagnose")
     audit.about(target=str(ask.target))
-    diagnose_into_alert(deps, ask=ask, audit=audit)
+
+    def work() -> str:
+        mark_alert_thread(deps, channel, str(record["ts"]))
+        try:
+            return run_diagnosis(deps, ask)
+        finally:
+            _settle(deps, key, state="done")
+
+    def say(message: SlackMessage) -> None:
+        tell(deps, ask, message=message)
+
+    hand_off(deps, work=work, lang=ask.lang, tell=say, audit=audit)
 
 
-__all__ = ["auto_diagnose", "diagnose_into_alert", "is_alert_thread"]
+def _settle(deps: Deps, key: str, *, state: str) -> None:
+    for _ in range(10):
+        try:
+            versioned = deps.store.get_doc(key)
+            if versioned is None or versioned.doc.get("state") != "pending":
+                return
+            if deps.store.put_doc(key, {**versioned.doc, "state": state, "at": time.time()},
+                                  expect_version=versioned.version) is not None:
+                return
+        except StoreUnavailable as exc:
+            deps.log.warning("automatic diagnosis not marked done: store unavailable", extra={"reason": str(exc)})
+            return
+
+
+def resume_auto_diagnoses(deps: Deps, now: float | None = None) -> int:
+    """Take up the automatic diagnoses whose lease ran out while pending (on the scheduler, on every replica: the
+    compare-and-set lets one take each); forget done ones after `MEMORY_SECONDS`. How many were taken up."""
+    if not deps.settings.alerts.auto_diagnose:
+        return 0
+    at = time.time() if now is None else now
+    taken = 0
+    try:
+        records = deps.store.scan_docs(AUTO)
+    except StoreUnavailable:
+        return 0
+    for key, versioned in records:
+        doc = versioned.doc
+        try:
+            if doc.get("state") != "pending":
+                if at - float(doc.get("at", 0)) > MEMORY_SECONDS:
+                    deps.store.delete(key)
+                continue
+            if at < float(doc.get("until", 0)):
+                continue
+            if int(doc.get("tries", 0)) >= AUTO_TRIES:
+                deps.log.error("automatic diagnosis given up", extra={"key": key, "tries": doc.get("tries")})
+                deps.store.put_doc(key, {**doc, "state": "given_up", "at": at}, expect_version=versioned.version)
+                continue
+            again = {**doc, "until": at + _lease(deps), "tries": int(doc.get("tries", 0)) + 1}
+            if deps.store.put_doc(key, again, expect_version=versioned.version) is None:
+                continue  # another replica took it up
+        except StoreUnavailable:
+            return taken
+        deps.log.info("automatic diagnosis taken up again", extra={"key": key, "tries": again["tries"]})
+        _run_auto(deps, key=key, record=again, resumed=True)
+        taken += 1
+    return taken
+
+
+__all__ = ["auto_diagnose", "diagnose_into_alert", "is_alert_thread", "resume_auto_diagnoses"]

@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import signal
 import time
+from collections.abc import Mapping
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.runbook import Runbook
+from bot.settings import ChannelBinding
 from bot.store.factory import open_store
 
 from .apphost import CHANNEL
@@ -27,13 +29,15 @@ pytestmark = pytest.mark.xdist_group("watch-kill")
 
 
 class Replica:
-    def __init__(self, slack: SlackStandIn, redis_url: str, prefix: str, *, hang: str = "") -> None:
+    def __init__(self, slack: SlackStandIn, redis_url: str, prefix: str, *, hang: str = "",
+                 hang_on: str = "rlark_watch", channels: Mapping[str, ChannelBinding] = CHANNELS,
+                 settings: dict[str, Any] | None = None) -> None:
         self.commands: Any = CTX.Queue()
         self.events: Any = CTX.Queue()
         self.process: BaseProcess = CTX.Process(target=replica, kwargs={
             "base_url": slack.base_url, "token": slack.token, "redis_url": redis_url, "prefix": prefix,
-            "bundle": str(BUNDLE), "channels": CHANNELS, "hang": hang, "commands": self.commands,
-            "events": self.events}, daemon=True)
+            "bundle": str(BUNDLE), "channels": dict(channels), "hang": hang, "hang_on": hang_on,
+            "settings": settings, "commands": self.commands, "events": self.events}, daemon=True)
         self.process.start()
 
     def expect(self, kind: str, timeout: float = 90.0) -> tuple[Any, ...]:
