@@ -22,8 +22,9 @@ from bot.conversations.deps import Deps
 from bot.conversations.history import recent_key
 from bot.conversations.ports import SlackDown
 from bot.conversations.watch import PREFIX as WATCH_PREFIX
+from bot.models.refs import SEVERITY_RANK
 from bot.redact import seal
-from bot.render.slack_home import HomeAlert, HomeItem, home_view, verbatim_keys
+from bot.render.slack_home import ALERTS_SHOWN, HomeAlert, HomeItem, home_view, verbatim_keys
 from bot.store.base import StoreUnavailable
 
 
@@ -56,11 +57,15 @@ class Home:
         except SlackDown as exc:
             deps.log.warning("home: user's channels not readable", extra={"reason": str(exc)})
             channels = []
-        alerts: list[HomeAlert] = []
+        firing: list[tuple[str, Alert]] = []
         if deps.alerts is not None:
             for channel in channels:
                 with contextlib.suppress(StoreUnavailable):
-                    alerts += [self._with_root(channel, a) for a in deps.alerts.firing_for(channel)[0]]
+                    firing += [(channel, a) for a in deps.alerts.firing_for(channel)[0]]
+        # the most severe first, across the user's channels; only the alerts the view can show are looked up
+        firing.sort(key=lambda ca: (-SEVERITY_RANK.get(ca[1].severity, -1), ca[1].key, ca[0]))
+        alerts = [self._with_root(channel, a) if i < ALERTS_SHOWN else HomeAlert(channel, a)
+                  for i, (channel, a) in enumerate(firing)]
         recent, watches = self._recent(user), self._watches(user)
         problem = None if deps.readiness.ready else deps.readiness.reason()
         at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
