@@ -118,6 +118,9 @@ class HomeSettings(BaseModel):
 
     channels_ttl_seconds: int = Field(default=600, ge=0, description="users.conversations answers are kept this long")
     view_ttl_seconds: int = Field(default=30, ge=0, description="a published view is reused this long")
+    firing_ttl_seconds: int = Field(default=10, ge=0,
+                                    description="a channel's firing alerts, read for one user's tab, serve every "
+                                                "user opening theirs this long")
 
 
 class AlertSettings(BaseModel):
