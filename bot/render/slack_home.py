@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.checks.alerts import Alert
+from bot.models.refs import SEVERITY_RANK
 from bot.redact import Redactor
 from bot.render.slack_labels import label, severity
 from bot.render.slack_message import context, divider, header, section
@@ -104,7 +105,8 @@ def _alert_lines(alerts: Sequence[HomeAlert], redactor: Redactor, lang: str, *, 
         shown += 1
     if len(alerts) > shown:
         rest = Counter(item.alert.severity for item in alerts[shown:])
-        by = " · ".join(f"{severity(s, lang)} {n}" for s, n in sorted(rest.items(), key=lambda p: -p[1]))
+        worst_first = sorted(rest.items(), key=lambda pair: -SEVERITY_RANK.get(pair[0], -1))
+        by = " · ".join(f"{severity(s, lang)} {n}" for s, n in worst_first)
         blocks.append(context([mrkdwn(f"{_t('more', lang, n=len(alerts) - shown)} {by}")]))
     return blocks
 
