@@ -88,6 +88,9 @@ class Router:
     def diagnose(self, target: Target) -> Diagnosis:
         return self.engines[target.name].diagnose(target)
 
+    def glance(self, target: Target) -> str:
+        return self.engines[target.name].glance(target)
+
 
 def store() -> tuple[Store, str]:
     with socket.socket() as s:
