@@ -11,9 +11,11 @@ in `RLARK_BOT_WATCH__FULL_LOOK_TICKS` ticks for what only the logs say (the stag
 among those ticks, so the full looks of many watches spread over them. A fingerprint is kept only after the full
 look that saw it, so a look that failed is tried again on the next tick.
 
-Each watch then moves by compare-and-set on its document before anything is posted, so even two runs of one slot
-(a lock that expired under a stalled replica) post each change once. A change of stage, case and end seen in one
-tick is one reply; a Job that failed also gets its diagnosis in the thread.
+Each watch then moves by compare-and-set on its document, with its reply queued in the document's outbox
+(`bot.conversations.watch_outbox`), before anything is posted, so even two runs of one slot (a lock that expired
+under a stalled replica) post each change once, and a run killed before it posted leaves the reply for the next
+tick. A change of stage, case and end seen in one tick is one reply; a Job that failed also gets its diagnosis in
+the thread.
 """
 
 from __future__ import annotations
