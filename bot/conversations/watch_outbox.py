@@ -59,6 +59,7 @@ def deliver(deps: Deps, key: str, *, fresh: Mapping[str, Diagnosis | None] | Non
     delivering (the tick's lock passed on to another run)."""
     fresh = fresh or {}
     done = 0
+    sent: set[str] = set()
     while True:
         try:
             versioned = deps.store.get_doc(key)
@@ -72,11 +73,12 @@ def deliver(deps: Deps, key: str, *, fresh: Mapping[str, Diagnosis | None] | Non
             _forget_if_over(deps, key, versioned)
             return done
         entry = queue[0]
-        if fence is not None and not fence():
-            return done
+        if entry["id"] in sent or (fence is not None and not fence()):
+            return done  # one it sent but could not clear stays for the next tick's lookup, never posted twice here
         if not _send(deps, key, versioned.doc, entry, maybe_sent=entry["id"] not in fresh,
                      diag=fresh.get(entry["id"])):
             return done  # Slack down: it stays pending, the next tick tries again
+        sent.add(entry["id"])
         _clear(deps, key, entry["id"])
         done += 1
 
