@@ -118,6 +118,10 @@ class WatchTicker:
             if lock is None:
                 report.why = "slot already taken by another run"
                 return report
+            if store.get(f"tick-done:watch:{report.slot}") is not None:  # finished between the check and the lock
+                store.release_lock(lock)
+                report.why = "slot already run"
+                return report
             docs = store.scan_docs(PREFIX)
         except StoreUnavailable as exc:  # watches live in the store: without it there is nothing to run
             self.deps.log.warning("watch tick skipped: store unavailable", extra={"reason": str(exc)})
