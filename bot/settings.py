@@ -106,6 +106,9 @@ class WatchSettings(BaseModel):
     interval_seconds: int | None = Field(default=None, ge=5, description="default: the checks' interval")
     max_hours: float = Field(default=24.0, gt=0, le=24 * 14, description="a watch stops after this long")
     max_per_channel: int = Field(default=20, ge=1, le=500, description="watches one channel may hold at once")
+    full_look_ticks: int = Field(default=5, ge=1, le=1000,
+                                 description="a target whose objects did not move gets a full look (its logs: the "
+                                             "stage) once in this many ticks; 1: a full look every tick")
 
 
 class HomeSettings(BaseModel):
@@ -115,6 +118,9 @@ class HomeSettings(BaseModel):
 
     channels_ttl_seconds: int = Field(default=600, ge=0, description="users.conversations answers are kept this long")
     view_ttl_seconds: int = Field(default=30, ge=0, description="a published view is reused this long")
+    firing_ttl_seconds: int = Field(default=10, ge=0,
+                                    description="a channel's firing alerts, read for one user's tab, serve every "
+                                                "user opening theirs this long")
 
 
 class AlertSettings(BaseModel):

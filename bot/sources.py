@@ -7,6 +7,7 @@ The Kubernetes client is imported only when a live source is first used.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,11 @@ class EvidenceSource(Protocol):
 
     def for_checks(self, *, progress: Progress | None = None) -> Gathered: ...
 
+    def glance(self, target: Target) -> str:
+        """A fingerprint of what the target's objects say now, read cheaply (a watch's tick): it changes when
+        their phases, placement or restarts do. Raises NotFound when the target is gone, SourceError otherwise."""
+        ...
+
 
 class BundleSource:
     """An evidence bundle on disk (CONTRACT §2). Read afresh on every call: a bundle may be replaced."""
@@ -122,6 +128,15 @@ class BundleSource:
 
     def for_checks(self, *, progress: Progress | None = None) -> Gathered:
         return self._read()
+
+    def glance(self, target: Target) -> str:
+        """A bundle changes only when it is replaced: the names, sizes and times of its files."""
+        try:
+            marks = sorted((str(p.relative_to(self.path)), st.st_size, st.st_mtime_ns)
+                           for p in self.path.rglob("*") if p.is_file() for st in [p.stat()])
+        except OSError as exc:
+            raise SourceError(f"cannot read snapshot {self.path}: {exc.strerror or exc}") from exc
+        return hashlib.sha256(repr(marks).encode()).hexdigest()[:24]
 
 
 class LiveSource:
@@ -173,6 +188,18 @@ class LiveSource:
         except CollectionError as exc:
             raise SourceError(str(exc)) from exc
         return Gathered(collected.to_evidence(), frozenset(collected.listed))
+
+    def glance(self, target: Target) -> str:
+        from bot.cluster.errors import CollectionError, TargetNotFound
+        from bot.cluster.glance import glance
+
+        try:
+            return glance(target, kubeconfig=self.kubeconfig, context=self.context, settings=self.settings,
+                          observe=self.observe)
+        except TargetNotFound as exc:
+            raise NotFound(f"{target} not found: looked in {exc.where}") from exc
+        except CollectionError as exc:
+            raise SourceError(str(exc)) from exc
 
     def for_checks(self, *, progress: Progress | None = None) -> Gathered:
         from bot.cluster.collector import collect_checks

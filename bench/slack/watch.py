@@ -88,6 +88,9 @@ class Router:
     def diagnose(self, target: Target) -> Diagnosis:
         return self.engines[target.name].diagnose(target)
 
+    def glance(self, target: Target) -> str:
+        return self.engines[target.name].glance(target)
+
 
 def store() -> tuple[Store, str]:
     with socket.socket() as s:
@@ -148,14 +151,16 @@ def main() -> int:
             rows.append(f"| {label} | {report.seconds:.1f} ({per:.0f} ms per look, amortized) | {report.looks} | "
                         f"{made} ({by}) | {report.replies} replies | {rss_mb():.0f} |")
         kv.close()
-    header = ("| step | wall s | target looks | Slack Web API calls | posted | peak RSS MB |\n"
+    header = ("| step | wall s | full looks | Slack Web API calls | posted | peak RSS MB |\n"
               "|---|---|---|---|---|---|")
     out = (f"# Watch benchmark\n\nMachine: {platform.machine()}, {os.cpu_count()} cores, Python "
            f"{platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end (the machine is shared). "
            f"Store: {where}. Run `.venv/bin/python bench/slack/watch.py`.\n\n"
            f"Method: {JOBS} RLark Jobs (a Head and 2 workers each), each in a bundle of its own; {JOBS} watches in "
-           f"{len(CHANNELS)} channels; every look is a full diagnosis of the Job (its objects and logs read from "
-           f"its bundle) in the ticking process, four looks at a time in threads (`serve` runs them in its worker "
+           f"{len(CHANNELS)} channels; each tick glances at every Job (its bundle's files, and the stage and phase "
+           f"the benchmark set) and takes a full look, a diagnosis of the Job (its objects and logs read from "
+           f"its bundle), where the glance moved or on the Job's turn (`RLARK_BOT_WATCH__FULL_LOOK_TICKS`, 5), in the "
+           f"ticking process, four at a time in threads (`serve` runs them in its worker "
            f"processes), garbage collected after each look as the worker processes do. The "
            f"stage and phase each tick sees are set by the benchmark over the bundle's real diagnosis.\n\n"
            f"{header}\n" + "\n".join(rows) + "\n")

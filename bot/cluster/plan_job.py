@@ -34,7 +34,7 @@ def _meta(obj: Obj) -> Obj:
     return obj.get("metadata") or {}
 
 
-def _task_names(job: Obj) -> list[str]:
+def task_names(job: Obj) -> list[str]:
     name = _meta(job).get("name", "")
     return [f"{name}-{t.get('name', '')}" for t in (job.get("spec") or {}).get("tasks") or [] if t.get("name")]
 
@@ -70,7 +70,7 @@ def collect_job(session: Session, target: Target, *, context: str, cluster: str,
         raise TargetNotFound(missing_job_where(cp, cluster=cluster, context=context, job=target.name))
     acc.add(cluster, R.JOBS, items=[job])
 
-    names = _task_names(job)
+    names = task_names(job)
     selector = f"{TASK_NAME_LABEL} in ({','.join(names)})" if names else None
     reads = {
         "tasks": list_into(session, cp, resource=R.TASKS, label_selector=f"{JOB_LABEL}={target.name}"),

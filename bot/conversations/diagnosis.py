@@ -9,6 +9,7 @@ crashes the process: the reply is retried for a while, then the asker gets an ep
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 from dataclasses import dataclass
 
@@ -48,11 +49,18 @@ class Ask:
     then_ticket: bool = False
     in_thread: bool = False  # thread_ts is a root the bot must not edit (an alert's): progress is a reply in it
     on_purpose: bool = False  # a re-run: never held back by the cooldown
+    post_key: str | None = None  # its thread posts carry idempotency keys made from this (an ask taken up again)
+    resumed: bool = False  # taken up again after the replica running it died: its posts are looked up first
 
     @property
     def cooled(self) -> bool:
         """Whether the 60 s cooldown applies: every new diagnosis, from any entry point, but not a re-run."""
         return (self.thread_ts is None or self.in_thread) and not self.on_purpose
+
+
+def keyed(ask: Ask, part: str) -> str | None:
+    """The idempotency key of one of the ask's posts, when the ask has keyed posts."""
+    return None if ask.post_key is None else hashlib.sha256(f"{ask.post_key}#{part}".encode()).hexdigest()[:32]
 
 
 def canonical(target: Target, where: Location) -> str:
@@ -141,13 +149,16 @@ def _remember(deps: Deps, key: str, ts: str) -> None:
         deps.store.put(f"thread:{key}", ts, ttl_seconds=THREAD_MEMORY_SECONDS)
 
 
-def post_patiently(deps: Deps, *, channel: str, message: SlackMessage, thread_ts: str | None) -> str:
-    """Post, and if Slack is down keep trying for a while (the answer matters more than the moment)."""
+def post_patiently(deps: Deps, *, channel: str, message: SlackMessage, thread_ts: str | None,
+                   key: str | None = None, maybe_sent: bool = False) -> str:
+    """Post, and if Slack is down keep trying for a while (the answer matters more than the moment). `key`: the
+    post's idempotency key; `maybe_sent`: an earlier attempt with it may have reached Slack (it is looked up)."""
     sealed = seal_message(message, deps.redactor)
     delay = 2.0
     for attempt in range(REPLY_ATTEMPTS):
         try:
-            return deps.sink.post(channel=channel, message=sealed, thread_ts=thread_ts)
+            return deps.sink.post(channel=channel, message=sealed, thread_ts=thread_ts, key=key,
+                                  maybe_sent=maybe_sent or (key is not None and attempt > 0))
         except SlackDown:
             if attempt == REPLY_ATTEMPTS - 1:
                 raise
@@ -187,7 +198,8 @@ class _Run:
                               redactor=deps.redactor, lang=ask.lang)
         if ask.thread_ts and ask.in_thread:
             self.thread = ask.thread_ts
-            self.root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=ask.thread_ts)
+            self.root = post_patiently(deps, channel=ask.channel, message=start, thread_ts=ask.thread_ts,
+                                       key=keyed(ask, "progress"), maybe_sent=ask.resumed)
             if ask.cooled:
                 _remember(deps, key, ask.thread_ts)
         elif ask.thread_ts:
@@ -272,7 +284,8 @@ def answer(deps: Deps, ask: Ask, *, result: Answer, root: str, thread: str | Non
     which is what a button in it names)."""
     thread = thread or root
     deps.metrics.count_redactions(result.counts)
-    post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=thread)
+    post_patiently(deps, channel=ask.channel, message=result.reply, thread_ts=thread, key=keyed(ask, "reply"),
+                   maybe_sent=ask.resumed)
     deps.recent.put(ask.channel, thread, diag=result.diag)
     remember_diagnosis(deps.store, user=ask.user, target=str(ask.target), channel=ask.channel,
                        case=primary_case_of(result.diag))

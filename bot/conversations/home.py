@@ -1,8 +1,10 @@
 """The App Home tab, published when a user opens it (`app_home_opened`), never pushed on alert changes and never
 polled per user. Per user: the firing alerts of the bound channels they are in (`users.conversations`, cached
-for `RLARK_BOT_HOME__CHANNELS_TTL_SECONDS`), their recent diagnoses (kept in the store when answered) and their
-watches, and the state of the bot, its clusters and agents. The view a user was last shown is reused for
-`RLARK_BOT_HOME__VIEW_TTL_SECONDS`: opening the tab again within that time publishes nothing."""
+for `RLARK_BOT_HOME__CHANNELS_TTL_SECONDS`; each channel's firing alerts read at most once per
+`RLARK_BOT_HOME__FIRING_TTL_SECONDS` for everyone; the top ones shown, most severe first, the rest counted),
+their recent diagnoses (kept in the store when answered) and their watches, and the state of the bot, its
+clusters and agents. The view a user was last shown is reused for `RLARK_BOT_HOME__VIEW_TTL_SECONDS`: opening
+the tab again within that time publishes nothing."""
 
 from __future__ import annotations
 
@@ -22,8 +24,9 @@ from bot.conversations.deps import Deps
 from bot.conversations.history import recent_key
 from bot.conversations.ports import SlackDown
 from bot.conversations.watch import PREFIX as WATCH_PREFIX
+from bot.models.refs import SEVERITY_RANK
 from bot.redact import seal
-from bot.render.slack_home import HomeAlert, HomeItem, home_view, verbatim_keys
+from bot.render.slack_home import ALERTS_SHOWN, HomeAlert, HomeItem, home_view, verbatim_keys
 from bot.store.base import StoreUnavailable
 
 
@@ -36,6 +39,7 @@ class Home:
         self._lock = threading.Lock()
         self._channels: dict[str, tuple[float, list[str]]] = {}
         self._shown: dict[str, tuple[float, str]] = {}
+        self._firing: dict[str, tuple[float, list[Alert]]] = {}
 
     def channels_of(self, user: str) -> list[str]:
         """The bound channels `user` is a member of (Slack asked at most once per TTL per user)."""
@@ -49,6 +53,20 @@ class Home:
                 self._channels[user] = hit
         return [c for c in hit[1] if c in self.deps.settings.channels]
 
+    def firing_in(self, channel: str) -> list[Alert]:
+        """The channel's firing alerts, read from the store at most once per `RLARK_BOT_HOME__FIRING_TTL_SECONDS`
+        whoever opens their tab (many people opening it at once read the alert records once)."""
+        assert self.deps.alerts is not None
+        ttl = self.deps.settings.home.firing_ttl_seconds
+        with self._lock:
+            hit = self._firing.get(channel)
+        if hit is not None and self.clock() - hit[0] < ttl:
+            return hit[1]
+        alerts = self.deps.alerts.firing_for(channel)[0]
+        with self._lock:
+            self._firing[channel] = (self.clock(), alerts)
+        return alerts
+
     def view(self, user: str, *, lang: str = "en") -> tuple[dict[str, Any], tuple[str, ...]]:
         deps = self.deps
         try:
@@ -56,11 +74,15 @@ class Home:
         except SlackDown as exc:
             deps.log.warning("home: user's channels not readable", extra={"reason": str(exc)})
             channels = []
-        alerts: list[HomeAlert] = []
+        firing: list[tuple[str, Alert]] = []
         if deps.alerts is not None:
             for channel in channels:
                 with contextlib.suppress(StoreUnavailable):
-                    alerts += [self._with_root(channel, a) for a in deps.alerts.firing_for(channel)[0]]
+                    firing += [(channel, a) for a in self.firing_in(channel)]
+        # the most severe first, across the user's channels; only the alerts the view can show are looked up
+        firing.sort(key=lambda ca: (-SEVERITY_RANK.get(ca[1].severity, -1), ca[1].key, ca[0]))
+        alerts = [self._with_root(channel, a) if i < ALERTS_SHOWN else HomeAlert(channel, a)
+                  for i, (channel, a) in enumerate(firing)]
         recent, watches = self._recent(user), self._watches(user)
         problem = None if deps.readiness.ready else deps.readiness.reason()
         at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")

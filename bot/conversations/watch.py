@@ -8,20 +8,26 @@ it and replies in its thread on every tick that sees a change. `unwatch` acts in
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from bot.conversations.deps import Deps
-from bot.conversations.diagnosis import Ask, _edit, canonical, locate_allowed, post_patiently, primary_case_of, tell
+from bot.conversations.diagnosis import Ask, canonical, locate_allowed, post_patiently, primary_case_of, tell
 from bot.conversations.ports import SlackDown
 from bot.errors import UserError
 from bot.models import Target, TargetKind
-from bot.render.slack_watch import WatchView, change_lines, watch_change, watch_note, watch_root
+from bot.render.slack_watch import WatchView, change_lines, watch_note, watch_root
 from bot.store.base import StoreUnavailable, Versioned
 from bot.workers.api import WorkerLost
 
 PREFIX = "watch:"
+GLANCE = "watch-glance:"  # + kind:namespace:name: the fingerprint the last full look of the target saw
+
+
+def glance_key(target: Target) -> str:
+    return f"{GLANCE}{target.kind.value}:{target.namespace}:{target.name}"
 
 
 def watch_key(channel: str, ident: str) -> str:
@@ -99,8 +105,12 @@ def _start(deps: Deps, ask: Ask, *, key: str, created: Versioned, target: Target
     """The first look at the target, the root, then the watch marked as watching from that root."""
     doc = dict(created.doc)
     try:
+        mark = deps.engine.glance(target) if deps.settings.watch.full_look_ticks > 1 else None
         diag = deps.engine.diagnose(target)
         doc.update(stage=diag.last_stage, case=primary_case(diag))
+        if mark is not None:  # what the ticks' glances compare with: unchanged, no full look until its turn
+            with contextlib.suppress(StoreUnavailable):
+                deps.store.put(glance_key(target), mark, ttl_seconds=deps.settings.watch.max_hours * 3600)
     except (UserError, WorkerLost) as exc:
         deps.log.warning("watch: first look failed", extra={"target": str(target), "reason": str(exc)})
     doc["state"] = "watching"
@@ -151,32 +161,24 @@ def run_unwatch(deps: Deps, ask: Ask) -> str:
     return "stopped"
 
 
-def stop(deps: Deps, *, key: str, versioned: Versioned, user: str = "", hours: float | None = None) -> bool:
-    """Mark the watch stopped (compare-and-set: once across replicas), reply, edit the root, forget it."""
+def stop(deps: Deps, *, key: str, versioned: Versioned, user: str = "", hours: float | None = None,
+         now: float | None = None) -> bool:
+    """Mark the watch stopped with its reply queued (compare-and-set: once across replicas), then deliver it (the
+    reply, the root edited) and forget the watch (`bot.conversations.watch_outbox`)."""
+    from bot.conversations.watch_outbox import deliver, item, with_item
+
     doc = Doc(versioned.doc)
-    try:
-        if deps.store.put_doc(key, {**versioned.doc, "state": "stopped"}, expect_version=versioned.version) is None:
-            return False
-    except StoreUnavailable:
-        return False
+    at = time.time() if now is None else now
     old, new = doc.view(), doc.view(state="stopped")
     lang = str(doc.raw.get("lang", "en"))
     lines = change_lines(old=old, new=new, phase="", gone=False, lang=lang, redactor=deps.redactor, user=user,
                          stopped_after_hours=hours)
-    finish(deps, doc=doc, view=new, lines=lines)
-    _forget(deps, key)
-    return True
-
-
-def finish(deps: Deps, *, doc: Doc, view: WatchView, lines: list[str]) -> None:
-    """The change reply in the watch's thread and the root edited to the new view."""
-    channel, root, lang = str(doc.raw["channel"]), str(doc.raw.get("root") or ""), str(doc.raw.get("lang", "en"))
-    if not root:
-        return
+    entry = item(ident=f"stop-{at:.3f}", at=at, stage=new.stage, case=new.case, state="stopped", lines=lines)
     try:
-        post_patiently(deps, channel=channel, message=watch_change(view, lines=lines, redactor=deps.redactor),
-                       thread_ts=root)
-    except SlackDown as exc:
-        deps.log.warning("watch reply not delivered", extra={"channel": channel, "reason": str(exc)})
-    _edit(deps, channel, root, watch_root(view, user=str(doc.raw.get("by", "")), hours=deps.settings.watch.max_hours,
-                                          command=deps.settings.slash_command, redactor=deps.redactor, lang=lang))
+        if deps.store.put_doc(key, with_item(versioned.doc, entry, state="stopped"),
+                              expect_version=versioned.version) is None:
+            return False
+    except StoreUnavailable:
+        return False
+    deliver(deps, key, fresh={entry["id"]: None})
+    return True

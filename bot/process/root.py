@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bot.conversations.alert_commands import StoreAlertOps
 from bot.conversations.alert_delivery import SlackAlertSink
 from bot.conversations.deps import AdminCache, Deps
-from bot.conversations.from_alert import auto_diagnose
+from bot.conversations.from_alert import auto_diagnose, resume_auto_diagnoses
 from bot.conversations.watching import WatchTicker
 from bot.errors import SourceError, UsageError
 from bot.obs.metrics import Metrics
@@ -112,6 +112,9 @@ def start_alerts(bot: BotProcess) -> None:
                                 on_firing=deps.metrics.set_alerts_firing)
     watches = WatchTicker(deps)
     scheduler.every("watches", deps.settings.watch_interval_seconds, watches.run)
+    if deps.settings.alerts.auto_diagnose:  # those a replica died running, taken up again
+        scheduler.every("auto-diagnoses", deps.settings.checks.interval_seconds,
+                        lambda now: resume_auto_diagnoses(deps, now))
     scheduler.start()
     bot.on_stop.append(lambda: scheduler.shutdown(wait=True))
 

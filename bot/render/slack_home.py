@@ -3,11 +3,13 @@ the user is in, the user's recent diagnoses and watches. A `home` view for `view
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.checks.alerts import Alert
+from bot.models.refs import SEVERITY_RANK
 from bot.redact import Redactor
 from bot.render.slack_labels import label, severity
 from bot.render.slack_message import context, divider, header, section
@@ -15,6 +17,7 @@ from bot.render.slack_reply import EMOJI
 from bot.render.slack_text import clean_line, cut, inline, mrkdwn
 
 ALERTS_SHOWN: Final = 20
+MAX_VIEW_BLOCKS: Final = 100  # Slack's limit for a Home (or modal) view
 ITEMS_SHOWN: Final = 10
 AGENT_CHECKS: Final = ("agent-disconnected", "nodepool-unhealthy")
 
@@ -80,21 +83,31 @@ def _channel(channel: str) -> str:
     return f"<#{channel}>" if channel[:1] in ("C", "G") and channel.isalnum() else inline(channel)
 
 
-def _alert_lines(alerts: Sequence[HomeAlert], redactor: Redactor, lang: str) -> list[dict[str, Any]]:
+def _alert_lines(alerts: Sequence[HomeAlert], redactor: Redactor, lang: str, *, room: int) -> list[dict[str, Any]]:
+    """The top alerts (in the order given: most severe first), as many as `ALERTS_SHOWN` and `room` blocks allow,
+    then one line counting the others."""
     if not alerts:
         return [section(mrkdwn(_t("alerts.none", lang)))]
     blocks = [section(f"*{mrkdwn(_t('alerts', lang, n=len(alerts)))}*")]
+    shown = 0
     for item in alerts[:ALERTS_SHOWN]:
         a = item.alert
         summary = cut(mrkdwn(clean_line(a.described, redactor)), 300)
-        blocks += [section(f"{EMOJI.get(a.severity, '')} *{mrkdwn(severity(a.severity, lang))}* "
-                           f"{inline(clean_line(a.case, redactor))} {_channel(item.channel)} {summary}"),
-                   context([], plain=[a.key])]
+        one = [section(f"{EMOJI.get(a.severity, '')} *{mrkdwn(severity(a.severity, lang))}* "
+                       f"{inline(clean_line(a.case, redactor))} {_channel(item.channel)} {summary}"),
+               context([], plain=[a.key])]
         if item.acked_by.isalnum():
-            blocks.append(context([_t("on_it", lang, user=f"<@{item.acked_by}>")]))
-        blocks += _buttons(item, lang)
-    if len(alerts) > ALERTS_SHOWN:
-        blocks.append(context([mrkdwn(_t("more", lang, n=len(alerts) - ALERTS_SHOWN))]))
+            one.append(context([_t("on_it", lang, user=f"<@{item.acked_by}>")]))
+        one += _buttons(item, lang)
+        if len(blocks) + len(one) + 1 > room:  # keep one block for the line counting the others
+            break
+        blocks += one
+        shown += 1
+    if len(alerts) > shown:
+        rest = Counter(item.alert.severity for item in alerts[shown:])
+        worst_first = sorted(rest.items(), key=lambda pair: -SEVERITY_RANK.get(pair[0], -1))
+        by = " · ".join(f"{severity(s, lang)} {n}" for s, n in worst_first)
+        blocks.append(context([mrkdwn(f"{_t('more', lang, n=len(alerts) - shown)} {by}")]))
     return blocks
 
 
@@ -111,16 +124,13 @@ def home_view(*, problem: str | None, alerts: Sequence[HomeAlert], recent: Seque
     """The `home` view; alert keys are the bot's own identifiers (`verbatim_keys`)."""
     agents = [a for a in alerts if a.alert.check in AGENT_CHECKS]
     status = _t("status.ok", lang) if problem is None else _t("status.bad", lang, reason=clean_line(problem, redactor))
-    blocks: list[dict[str, Any]] = [
-        header(_t("title", lang)),
-        section(mrkdwn(status)),
-        section(mrkdwn(_t("agents.bad", lang, n=len(agents)) if agents else _t("agents.ok", lang))),
-        divider(), *_alert_lines(alerts, redactor, lang), divider(),
-        *_items(_t("recent", lang), _t("recent.none", lang, c=command), recent, redactor),
-        *_items(_t("watches", lang), _t("watches.none", lang), watches, redactor),
-        context([mrkdwn(_t("updated", lang, at=at))]),
-    ]
-    return {"type": "home", "blocks": blocks[:100]}
+    head = [header(_t("title", lang)), section(mrkdwn(status)),
+            section(mrkdwn(_t("agents.bad", lang, n=len(agents)) if agents else _t("agents.ok", lang))), divider()]
+    tail = [divider(), *_items(_t("recent", lang), _t("recent.none", lang, c=command), recent, redactor),
+            *_items(_t("watches", lang), _t("watches.none", lang), watches, redactor),
+            context([mrkdwn(_t("updated", lang, at=at))])]
+    room = MAX_VIEW_BLOCKS - len(head) - len(tail)
+    return {"type": "home", "blocks": [*head, *_alert_lines(alerts, redactor, lang, room=room), *tail]}
 
 
 def verbatim_keys(alerts: Sequence[HomeAlert]) -> tuple[str, ...]:

@@ -73,6 +73,10 @@ class Engine(Protocol):
         """The diagnosis alone (the buttons' fallback when a thread's diagnosis is no longer kept)."""
         ...
 
+    def glance(self, target: Target) -> str:
+        """A cheap fingerprint of the target's objects (`EvidenceSource.glance`), for a watch's tick."""
+        ...
+
     def tick(self, now: datetime) -> Ticked:
         """The scheduled checks once (`Service.tick`), where diagnoses run: a big read never holds up Slack."""
         ...

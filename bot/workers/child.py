@@ -2,12 +2,12 @@
 takes tasks from its pipe one at a time until told to exit or the pipe closes.
 
 Protocol (tuples over a duplex `multiprocessing` connection):
-  parent -> worker  ("investigate", target, lang) | ("diagnose", target) | ("locate", target)
+  parent -> worker  ("investigate", target, lang) | ("diagnose", target) | ("locate", target) | ("glance", target)
                     | ("tick", now) (the scheduled checks once) | ("command", CommandTask) | ("exit",)
   worker -> parent  ("ready", pid) once started, or ("failed", reason)
                     ("located", location) for "investigate", answered by the parent with "go" or "stop"
                     ("progress", state) and ("kube", verb, resource, status) while it works
-                    ("done", Answer | Diagnosis | Location | Ticked | CommandResult) | ("stopped",)
+                    ("done", Answer | Diagnosis | Location | Ticked | CommandResult | str) | ("stopped",)
                     | ("user_error", class name, message) | ("error", exception class name): the task's end
 The worker runs at a lower priority (`os.nice`) than the process answering Slack, ignores SIGINT and SIGTERM
 (the parent drains and then ends it), and gives freed memory back to the system after each task.
@@ -99,13 +99,15 @@ class _Worker:
 
     def handle(self, task: tuple[Any, ...]) -> None:
         try:
-            result: Answer | Diagnosis | Location | Ticked | CommandResult
+            result: Answer | Diagnosis | Location | Ticked | CommandResult | str
             if task[0] == "command":
                 result = run_command(task[1], service=self.service, source=self.source)
             elif task[0] == "investigate":
                 result = self.investigate(task[1], task[2])
             elif task[0] == "tick":
                 result = self.service.tick(source=self.source, now=task[1])
+            elif task[0] == "glance":
+                result = self.source.glance(task[1])
             elif task[0] == "locate":
                 result = dataclasses.replace(self.source.locate(task[1]), gathered=None)
             else:
@@ -131,12 +133,12 @@ def rss_mib(pid: int | None) -> float:
     return 0.0
 
 
-def result_of(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | Ticked | CommandResult | None:
+def result_of(event: tuple[Any, ...]) -> Answer | Diagnosis | Location | Ticked | CommandResult | str | None:
     """The parent's reading of a task's last message: the result, None for "stopped", or the error raised."""
     kind = event[0]
     if kind == "done":
         value = event[1]
-        assert isinstance(value, (Answer, Diagnosis, Location, Ticked, CommandResult))
+        assert isinstance(value, (Answer, Diagnosis, Location, Ticked, CommandResult, str))
         return value
     if kind == "stopped":
         return None
@@ -175,7 +177,8 @@ def worker_main(conn: Connection, spec: WorkerSpec) -> None:
             task = conn.recv()
         except (EOFError, OSError):  # the parent is gone
             return
-        if not isinstance(task, tuple) or task[0] not in ("investigate", "diagnose", "locate", "tick", "command"):
+        if not isinstance(task, tuple) or task[0] not in ("investigate", "diagnose", "locate", "glance", "tick",
+                                                                    "command"):
             return
         try:
             worker.handle(task)

@@ -37,6 +37,9 @@ class LocalEngine:
     def diagnose(self, target: Target) -> Diagnosis:
         return self.service.diagnose(target, source=self.source)
 
+    def glance(self, target: Target) -> str:
+        return self.source.glance(target)
+
     def tick(self, now: datetime) -> Ticked:
         return self.service.tick(source=self.source, now=now)
 

@@ -92,6 +92,11 @@ class WorkerEngine:
         assert isinstance(result, Diagnosis)
         return result
 
+    def glance(self, target: Target) -> str:
+        result = self._run(("glance", target), gate=_never, on_progress=_ignore)
+        assert isinstance(result, str)
+        return result
+
     def tick(self, now: datetime) -> Ticked:
         result = self._run(("tick", now), gate=_never, on_progress=_ignore)
         assert isinstance(result, Ticked)
@@ -136,7 +141,7 @@ class WorkerEngine:
     # ---- one task
 
     def _run(self, task: tuple[Any, ...], *, gate: Gate,
-             on_progress: OnProgress) -> Answer | Diagnosis | Location | Ticked | CommandResult | None:
+             on_progress: OnProgress) -> Answer | Diagnosis | Location | Ticked | CommandResult | str | None:
         proc = self._checkout()
         finished = False
         try:

@@ -13,6 +13,7 @@ from typing import Any
 
 MAX_TEXT = 40_000
 MAX_BLOCKS = 50
+MAX_VIEW_BLOCKS = 100
 MAX_SECTION_TEXT = 3_000
 MAX_FIELD_TEXT = 2_000
 MAX_FIELDS = 10
@@ -97,13 +98,14 @@ def _block(block: dict[str, Any], where: str) -> list[str]:
     return errors
 
 
-def check_blocks(blocks: Any) -> None:
-    """Raise `ApiError("invalid_blocks")` when `blocks` is not something Slack would accept in a message."""
+def check_blocks(blocks: Any, *, limit: int = MAX_BLOCKS) -> None:
+    """Raise `ApiError("invalid_blocks")` when `blocks` is not something Slack would accept in a message (`limit`:
+    50 blocks in a message, 100 in a modal or Home view)."""
     if not isinstance(blocks, list):
         raise ApiError("invalid_blocks", ["must be an array [json-pointer:/blocks]"])
     errors: list[str] = []
-    if len(blocks) > MAX_BLOCKS:
-        errors.append(f"must be at most {MAX_BLOCKS} items [json-pointer:/blocks]")
+    if len(blocks) > limit:
+        errors.append(f"must be at most {limit} items [json-pointer:/blocks]")
     block_ids: set[str] = set()
     for i, block in enumerate(blocks):
         where = f"/blocks/{i}"

@@ -31,6 +31,7 @@ class ScriptedEngine:
         self.keep_findings = True
         self.gone = False
         self.reads: dict[str, int] = {}
+        self.glances: dict[str, int] = {}
         self._lock = threading.Lock()
         self._base: dict[str, Diagnosis] = {}
 
@@ -65,6 +66,13 @@ class ScriptedEngine:
             facts = dataclasses.replace(base.facts, job_phase=self.phase or base.facts.job_phase)
             return dataclasses.replace(base, last_stage=self.stage or base.last_stage, facts=facts,
                                        findings=list(base.findings) if self.keep_findings else [])
+
+    def glance(self, target: Target) -> str:
+        """What a glance at the scripted Job sees: its phase; the stage and findings too (the scripted world has
+        no logs apart from its objects), so a move is seen on the next tick."""
+        with self._lock:
+            self.glances[str(target)] = self.glances.get(str(target), 0) + 1
+            return f"{self.inner.glance(target)}|{self.stage}|{self.phase}|{self.keep_findings}"
 
     def tick(self, now: datetime) -> Ticked:
         return self.inner.tick(now)

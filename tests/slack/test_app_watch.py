@@ -175,3 +175,38 @@ def test_watches_of_one_job_in_two_channels_share_one_read(host: Host, slack: Sl
     report = host.ticker.run(time.time())
     assert report.watches == 2 and report.looks == 1 and report.replies == 2
     assert host.engine.reads == {f"job/{JOB}": 1}
+
+
+def test_a_reply_slack_did_not_take_waits_in_the_outbox_for_the_next_tick(host: Host, slack: SlackStandIn) -> None:
+    root = _watch(host, slack)
+    slack.down()
+    assert host.app.command(f"unwatch {JOB}").status == 200
+    host.app.idle(submitted=2)
+    [(_, pending)] = host.app.deps.store.scan_docs("watch:")
+    assert pending.doc["state"] == "stopped" and len(pending.doc["pending"]) == 1, "decided, kept, not lost"
+    slack.up()
+    report = host.ticker.run(time.time() + host.app.settings.watch_interval_seconds)
+    assert report.redelivered == 1
+    [stopped] = slack.thread(CHANNEL, root.ts)
+    assert stopped.metadata is not None and stopped.metadata["event_payload"]["state"] == "stopped"
+    assert host.app.deps.store.scan_docs("watch:") == [], "delivered, then forgotten"
+
+
+def test_a_failed_jobs_ending_and_diagnosis_wait_in_the_outbox_while_slack_is_down(host: Host,
+                                                                                  slack: SlackStandIn) -> None:
+    root = _watch(host, slack)
+    t, interval = time.time(), host.app.settings.watch_interval_seconds
+    host.engine.move(stage="training-signal", phase="Failed")
+    slack.down()
+    report = host.ticker.run(t)
+    slack.up()
+    assert report.replies == 1 and slack.thread(CHANNEL, root.ts) == [], "decided, not delivered"
+    [(_, pending)] = host.app.deps.store.scan_docs("watch:")
+    assert pending.doc["state"] == "ended" and pending.doc["pending"][0]["diagnose"] is True
+    report = host.ticker.run(t + interval)
+    assert report.redelivered == 1 and report.looks == 0, "the ended watch is not looked at again"
+    thread = slack.thread(CHANNEL, root.ts)
+    assert [m.event_type for m in thread] == ["rlark_watch", "rlark_diagnosis"], "the ending, then the diagnosis"
+    assert host.app.deps.store.scan_docs("watch:") == []
+    host.ticker.run(t + 2 * interval)
+    assert len(slack.thread(CHANNEL, root.ts)) == 2, "nothing twice"

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .limits import ApiError, check_blocks, check_message
+from .limits import MAX_VIEW_BLOCKS, ApiError, check_blocks, check_message
 from .model import (
     APP_ID,
     BOT_ID,
@@ -301,13 +301,11 @@ def _view(params: Obj, *, kind: str) -> Obj:
             raise ApiError("invalid_arguments", [f"{e.msg} [json-pointer:/view]"]) from e
     if not isinstance(view, dict) or view.get("type") != kind:
         raise ApiError("invalid_arguments", [f"must be a {kind} view [json-pointer:/view/type]"])
-    check_blocks(view.get("blocks"))
+    check_blocks(view.get("blocks"), limit=MAX_VIEW_BLOCKS)  # a view may hold 100 blocks, a message 50
     if kind == "modal":
         title = (view.get("title") or {}).get("text", "")
         if not title or len(title) > 24:
             raise ApiError("invalid_arguments", ["must be 1 to 24 characters [json-pointer:/view/title]"])
-    if len(view.get("blocks") or []) > 100:
-        raise ApiError("invalid_arguments", ["must be at most 100 items [json-pointer:/view/blocks]"])
     return view
 
 
