@@ -152,7 +152,8 @@ def test_generated_spellings_never_survive(family: str) -> None:
         "printf 'token_level_loss=%s\\n' 1",
         "│ │ tokens_per_second = 1532.4 │ │",
         "client_id=rlark-bot client_secret=***",
-        "python train.py hydra.job.env_set.WANDB_NOTES=baseline hydra.job.env_set.WANDB_API_KEY=${oc.env:WANDB_API_KEY}",
+        "python train.py hydra.job.env_set.WANDB_NOTES=baseline "
+        "hydra.job.env_set.WANDB_API_KEY=${oc.env:WANDB_API_KEY}",
         "+hydra.job.env_set.HF_TOKEN=${oc.env:HF_TOKEN,null} trainer.max_steps=1000",
         "- {name: API_TOKEN, value: ${API_TOKEN}}",
         '{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}',
