@@ -32,23 +32,22 @@ def content_start(line: str, pos: int = 0) -> int:
     return m.end() if m is not None and _ANY.search(m.group()) else pos
 
 
-_ASCII_ROW = re.compile(r"[ \t]*\|[ \t]+(?P<body>[^|\n]*?(?:[ \t]\|[ \t]+[^|\n]*?)+)[ \t]+\|[ \t]*\r?$")
+_ASCII_ROW = re.compile(r"""(?<![\w|])\|[ \t]+(?P<body>[A-Za-z_][\w.\-]*[ \t]+\|[ \t]+[^\s|][^|\n]*?)[ \t]+\|""")
 _ASCII_INNER = re.compile(r"[ \t]+\|[ \t]+")
 
 
 def unboxed(line: str) -> View | None:
-    if line.isascii():
+    if line.isascii() or _ANY.search(line) is None:
         return _ascii_row(line)
-    if _ANY.search(line) is None:
-        return None
     return _cells(line, content_start(line), content_end(line), _INNER)
 
 
 def _ascii_row(line: str) -> View | None:
-    """A row of a table drawn in ASCII (``| password | VALUE |``: tabulate, markdown, MySQL's client)."""
-    if not line.lstrip().startswith("|"):
+    """A key's cell and its value's in a table drawn in ASCII (``| password | VALUE |``: tabulate, markdown,
+    MySQL's client), anywhere on the line (behind a log prefix, inside a JSON log envelope)."""
+    if " | " not in line:
         return None
-    m = _ASCII_ROW.match(line)
+    m = _ASCII_ROW.search(line)
     return None if m is None else _cells(line, m.start("body"), m.end("body"), _ASCII_INNER)
 
 

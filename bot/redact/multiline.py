@@ -19,6 +19,7 @@ from bot.redact.spans import PRIO_STRUCT, Span
 GROUPS = frozenset({G_PEM, G_STRUCT, G_NAME, G_KSECRET})  # prefilter groups of a line that may open one
 LOOKAHEAD_LINES = 3  # a Kubernetes env "name:" line's "value:" follows within this many lines
 MAX_BLOCK_LINES = 2000
+_BLANKS = re.compile(r"[ \t]*")
 MAX_ENV_BLOCK_LINES = 20  # an env value written as a block scalar is a token or a short key, not a document
 _VALUE_BLOCK = re.compile(r"""[ \t]*(?:-[ \t]+)?(?P<key>["']?value)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?$""")
 
@@ -99,16 +100,15 @@ def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool
             break
         block = _VALUE_BLOCK.match(nxt, skip)
         if block is not None:  # "value: >-", the value on the lines below, deeper than "value:"
-            column = block.start("key")  # the prefix ate the blanks before it: compare columns on the line
-            return _env_block(text, nxt_end, column, cls.kind, spans, final=final)
+            return _env_block(text, nxt_end, _indent(nxt, skip), cls.kind, spans, final=final)
         if structure.is_name_line(nxt[skip:]):
             break
     return covered
 
 
-def _env_block(text: str, end: int, column: int, kind: str, spans: list[Span], *, final: bool) -> int:
+def _env_block(text: str, end: int, indent: int, kind: str, spans: list[Span], *, final: bool) -> int:
     """The lines of a block-scalar env value after ``value: |`` (each behind its own log prefix): masked from their
-    first character to their end while they start right of ``value:``'s column."""
+    first character to their end while indented deeper than ``value:``."""
     covered = end
     for at in _following_lines(text, end + 1, MAX_ENV_BLOCK_LINES, final=final):
         if at is None:
@@ -117,13 +117,22 @@ def _env_block(text: str, end: int, column: int, kind: str, spans: list[Span], *
         nxt = text[pos:nxt_end]
         skip = _prefix_end(nxt)
         body = nxt[skip:].rstrip("\r")
-        first = skip + len(body) - len(body.lstrip())
-        if not body.strip() or first <= column:
+        if not body.strip() or _indent(nxt, skip) <= indent:
             break
-        if not text.startswith(REDACTED_PREFIX, pos + first):
-            spans.append(Span(pos + first, pos + skip + len(body), kind, PRIO_STRUCT))
+        first = pos + skip + len(body) - len(body.lstrip())
+        if not text.startswith(REDACTED_PREFIX, first):
+            spans.append(Span(first, pos + skip + len(body), kind, PRIO_STRUCT))
         covered = nxt_end
     return covered
+
+
+def _indent(line: str, skip: int) -> int:
+    """The blanks before a line's content, counted back from where its log prefix (which eats them) ends."""
+    pos = skip
+    while pos > 0 and line[pos - 1] in " \t":
+        pos -= 1
+    m = _BLANKS.match(line, skip)
+    return skip - pos + (m.end() - skip if m is not None else 0)
 
 
 def _prefix_end(line: str) -> int:

@@ -32,6 +32,7 @@ _ECHO = re.compile(
     r"""(?:echo|printf|cat[ \t]+<<<)(?:[ \t]+-[neE]+)*(?:[ \t]+(?:'%s(?:\\n)?'|"%s(?:\\n)?"|%s(?:\\n)?))?[ \t]+"""
     r"""(?:"(?P<dq>[^"\s]+)"|'(?P<sq>[^'\s]+)'|(?P<bare>[^\s"'|;&<>]+))[ \t]*\r?$"""
 )
+_ECHO_WORD = re.compile(r"(?:echo|printf)[ \t]")
 _LONE = re.compile(r"""(?:"(?P<dq>[^"\s]{6,256})"|'(?P<sq>[^'\s]{6,256})'|(?P<bare>[^\s"'|;&<>]{6,256}))[ \t]*\r?$""")
 
 
@@ -117,11 +118,18 @@ def held_back(text: str, safe_end: int, spans: list[Span]) -> int:
     if safe_end < len(text) or len(text) < 2:
         return safe_end
     last = text.rfind("\n", 0, len(text) - 1) + 1
-    if not may_precede(text[last : len(text) - 1]) or any(s.end > last for s in spans):
+    line = text[last : len(text) - 1]
+    if any(s.end > last for s in spans):
         return safe_end
-    found = _match(text[last : len(text) - 1], lone=True)
-    if last > 0 and found is not None and not _plausible(text[last + found[0] : last + found[1]]):
-        before = text.rfind("\n", 0, last - 1) + 1  # an echo of a plain word: the line before may hold the value
+    found = _match(line, lone=True)
+    if last > 0 and (found is None or not _plausible(line[found[0] : found[1]])) and _echoes(line):
+        before = text.rfind("\n", 0, last - 1) + 1  # an echo of something else: the line before may hold the value
         if may_precede(text[before : last - 1]) and not any(s.end > before for s in spans):
             return before
-    return last
+    return last if found is not None else safe_end
+
+
+def _echoes(line: str) -> bool:
+    """Whether the line is a traced echo or printf (of anything)."""
+    prefix = _PREFIX.match(line)
+    return _ECHO_WORD.match(line, prefix.end() if prefix is not None else 0) is not None
