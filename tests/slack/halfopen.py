@@ -45,10 +45,18 @@ class FreezingProxy:
             with contextlib.suppress(OSError):
                 sink.shutdown(socket.SHUT_WR)
 
-    def freeze(self) -> None:
+    def freeze(self, which: int | None = None) -> None:
+        """Freeze every current connection, or only the `which`-th made through the proxy (0: the first)."""
         with self._mutex:
-            for _, _, frozen in self._pairs:
+            pairs = self._pairs if which is None else self._pairs[which : which + 1]
+            for _, _, frozen in pairs:
                 frozen.set()
+
+    @property
+    def made(self) -> int:
+        """How many connections were made through the proxy."""
+        with self._mutex:
+            return len(self._pairs)
 
     def close(self) -> None:
         self._closed = True
