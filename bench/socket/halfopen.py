@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from websockets.exceptions import ConnectionClosed
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
@@ -83,7 +85,11 @@ def one_run(client: Client, *, spread: bool) -> tuple[float, int, int]:
                         gap = time.monotonic() - frozen
                     if time.monotonic() - frozen < SEND_FOR:
                         n += 1
-                        sent.append(sm.send_slash_command(slash_command_payload(text="help", trigger_id=f"1.{n}")))
+                        try:
+                            sent.append(sm.send_slash_command(slash_command_payload(text="help",
+                                                                                    trigger_id=f"1.{n}")))
+                        except ConnectionClosed:  # Slack sent it as its side of the connection closed: failed
+                            sent.append(f"failed-{n}")
                     if time.monotonic() - frozen > 120:
                         break
                     time.sleep(SEND_EVERY)
