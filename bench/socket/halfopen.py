@@ -75,7 +75,7 @@ def one_run(client: Client, *, spread: bool) -> tuple[float, int, int]:
                 sm.wait_for(lambda: sm.connections >= client.connections, timeout=20, what="connections")
                 time.sleep(client.ping * 1.5)  # a pong or two went through first, as in steady state
                 before = sm.connections_ever
-                proxy.freeze(0)
+                proxy.freeze(0 if spread else -1)  # one that Slack sends to
                 frozen = time.monotonic()
                 gap = 0.0
                 sent: list[str] = []
