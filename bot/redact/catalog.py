@@ -399,7 +399,8 @@ def _encoded_patterns() -> list[Pattern]:
     # alternation, not a class: the prefilter matches bytes, and each of these is three.
     pats.append(Pattern("(?:" + "|".join(BORDERS) + ")", G_ANSI))
     # a table drawn in ASCII, a key's cell then its value's ("| password | VALUE |")
-    pats.append(Pattern(r"(?:^|[^|\w])\|[ \t]+[A-Za-z_][A-Za-z0-9_.\-]*[ \t]+\|[ \t]+[^\s|]", G_ANSI, multiline=True))
+    pats.append(Pattern(r"\|[ \t]+[A-Za-z0-9_.\-]*(?i:pass|secret|token|key|auth|cred|sk|ak)[A-Za-z0-9_.\-]*"
+                        r"[ \t]+\|[ \t]+[^\s|]", G_ANSI))
     pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
     b64: set[str] = set()
     for word in (

@@ -83,11 +83,12 @@ def scan_line(line: str, *, keys: bool = True, shapes: bool = True) -> list[Span
     """``keys``: key-aware assignments; ``shapes``: headers and command lines (prefilter groups)."""
     spans: list[Span] = []
     if keys:
+        named = "name" in line
         for key, key_start, key_end in _keys(line):
-            if _NAMED.search(line, max(0, key_start - 12), key_start) and _NAME_ENDS.match(line, key_end):
+            if named and _NAMED.search(line, max(0, key_start - 12), key_start) and _NAME_ENDS.match(line, key_end):
                 continue  # the name of a name/value pair, whose value is judged below: the word "value" is no value
             spans.extend(_assignment(line, key, key_start, key_end))
-        for m in _PAIR.finditer(line) if "name" in line else ():
+        for m in _PAIR.finditer(line) if named else ():
             cls = classify(m.group("k"))
             if cls is not None:
                 span = value_span(line, m.end(), anchored=False, quote=None, cookie=False)
