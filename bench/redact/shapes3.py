@@ -188,6 +188,42 @@ def id_beside_secret(rng: random.Random) -> Record:
     return rng.choice(shapes)
 
 
+_KLOG = (
+    lambda r, i: f"I0301 12:00:0{i}.{r.randint(100000, 999999)} 1 pod.go:{r.randint(10, 999)}] ",
+    lambda r, i: f"{E}[32m2026-03-01T12:00:0{i}Z{E}[0m ",
+    lambda r, i: f"{E}[2m[pod/actor-{r.randint(0, 7)}]{E}[0m ",
+)
+
+
+def more_spellings(rng: random.Random) -> Record:
+    """Further spellings of the same shapes: a here-string or an echo of a plain word before a stdin login, a file
+    read from /dev/stdin, a .netrc written one printf argument per line, an env value behind klog's or a coloured
+    prefix, as a block scalar or in a flow mapping, and a table drawn in ASCII."""
+    v = _secret(rng)
+    name = rng.choice(_ENV_NAMES)
+    key = rng.choice(["password", "token", "api_key", "secret_key", "hf_token"])
+    login = "+ " + rng.choice(_LOGIN)
+    q = rng.choice(["", "'", '"'])
+    prefix = rng.choice(_KLOG)
+    indent = " " * rng.choice([0, 2, 4])
+    shapes: list[list[str]] = [
+        [f"+ cat <<< {q}{v}{q}", login],
+        [f"+ echo {q}{v}{q}", "+ echo '::group::Log in to the registry'", login],
+        [f"+ echo {q}{v}{q}", "+ kubectl create secret generic ci-pw --dry-run=client --from-file=pw=/dev/stdin"],
+        [f"printf '%s\\n' 'machine git.example.com' 'login ci' 'password {v}' > ~/.netrc"],
+        [f"+ printf '%s\\n' \"machine obs\" \"login ci\" \"password {v}\" >> $HOME/.netrc"],
+        [prefix(rng, 0) + f"{indent}- name: {name}", prefix(rng, 1) + f"{indent}  value: {q}{v}{q}"],
+        [prefix(rng, 0) + f"{indent}- name: {name}", prefix(rng, 1) + f"{indent}  value: " + rng.choice([">-", "|"]),
+         prefix(rng, 2) + f"{indent}    {v}"],
+        [f"{indent}- {{name: {name}, value: {q}{v}{q}}}"],
+        [f"env: [{{name: LOG_LEVEL, value: info}}, {{name: {name}, value: {q}{v}{q}}}]"],
+        ["+------------+------------------------------------------+", f"| {key} | {v} |",
+         "+------------+------------------------------------------+"],
+        [f"| {key.capitalize()} | `{v}` |"],
+    ]
+    return rng.choice(shapes), [v]
+
+
 FAMILIES: dict[str, Callable[[random.Random], Record]] = {
     "stdin-echo": stdin_echo,
     "printf-positional": printf_positional,
@@ -195,4 +231,5 @@ FAMILIES: dict[str, Callable[[random.Random], Record]] = {
     "box-panel": box_panel,
     "ansi-dict": ansi_dict,
     "id-beside-secret": id_beside_secret,
+    "more-spellings": more_spellings,
 }

@@ -101,12 +101,15 @@ class DegradedMode:
     def _write_back(self, key: str, waiting: list[Action]) -> bool:
         """Write this replica's copy of `key` back (compare-and-set), with its undelivered deliveries queued,
         unless the stored record moved on since the copy was read (another replica wrote it meanwhile, during
-        the outage or after): then the stored one stands, the copy and its deliveries are dropped and the next
-        tick steps from the stored record. False when the copy was dropped."""
+        the outage or after) and made as many deliveries as the copy: then the stored one stands, the copy and its
+        deliveries are dropped and the next tick steps from the stored record. A stored record that moved on by
+        sightings only (each tick's `last_seen`, written by the replicas up to the outage) does not know what the
+        copy posted meanwhile: the copy goes in, or that post would be made again. False when it was dropped."""
         record, base = self._known[key], self._base.get(key)
         for _ in range(20):
             current = self.store.get_doc(storage.RECORD + key)
-            if current is not None and (base is None or (current.version, revision(current.doc)) != base):
+            if current is not None and (base is None or (current.version, revision(current.doc)) != base) \
+                    and not _delivered_more(record, current.doc):
                 self._known[key] = Record.from_doc(current.doc["record"])
                 self._base[key] = (current.version, revision(current.doc))
                 return False
@@ -121,6 +124,11 @@ class DegradedMode:
                     self.store.push(storage.OUTBOX, json.dumps({"id": action.id, "key": key}))
                 return True
         return False
+
+
+def _delivered_more(copy: Record, stored: dict[str, Any]) -> bool:
+    """Whether the copy made deliveries the stored record does not count (its `seq` is ahead)."""
+    return copy.seq > Record.from_doc(stored["record"]).seq
 
 
 def revision(doc: dict[str, Any]) -> int:

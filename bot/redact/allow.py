@@ -33,7 +33,7 @@ _BENIGN = re.compile(
 _PLACEHOLDER = re.compile(
     r"""(?ix)
     \[REDACTED(?::[a-z0-9-]+)?\]
-    | \*+ | x{3,} | \.{3} | -+ | _+ | <[^<>]*> | \{\{[^{}]*\}\} | \$\{[^{}]*\}
+    | \*+ | x{3,} | \.{3} | -+ | _+ | <[^<>]*> | \{\{[^{}]*\}\} | \$\{[^{}]*\}?  # a value cut at its "}" too
     | \$\(?[A-Za-z_][A-Za-z0-9_]*\)? | \$[0-9@*\#?] | \$\{\{[^{}]*\}\} | \$\([^()]*\) | `[^`]*`
     | (?:var|local|module|data|secrets|env|vars|inputs|steps|needs|matrix|github|values|Values)\.[A-Za-z_][\w.\[\]"'-]*
     | <set[ ]to[ ]the[ ]key[ ][^<>]*>.*

@@ -334,6 +334,7 @@ FILTERS: dict[int, MatchFilter] = {G_STRUCT: secret_key_at}
 
 _TOOL_LITERALS = (
     *("obsutil", "ossutil", "coscmd", "qshell", "rclone", "poetry", "add-mask", "password-stdin", "chpasswd"),
+    *("/dev/stdin",),
     *("--stdin", "--with-token", "sshpass", "mysql", "mariadb", "mongo", "redis-cli", "machine", "wandb.login"),
     *("wandb login", "pass:", "mc alias", "mc config", "mc.exe", "configure set", "config set", "sudo -S"),
     *("gh secret", "curl ", "wget ", "password ", "passwd ", "Client(", "Auth(", "Credentials(", "Credential("),
@@ -397,6 +398,9 @@ def _encoded_patterns() -> list[Pattern]:
     # and its value in the next ("│ password │ VALUE │"), a value wrapped inside a panel (boxes.py). An
     # alternation, not a class: the prefilter matches bytes, and each of these is three.
     pats.append(Pattern("(?:" + "|".join(BORDERS) + ")", G_ANSI))
+    # a table drawn in ASCII, a key's cell then its value's ("| password | VALUE |")
+    pats.append(Pattern(r"\|[ \t]+[A-Za-z0-9_.\-]*(?i:pass|secret|token|key|auth|cred|sk|ak)[A-Za-z0-9_.\-]*"
+                        r"[ \t]+\|[ \t]+[^\s|]", G_ANSI))
     pats.append(Pattern(r"\\u00[0-7][0-9A-Fa-f]", G_JSONESC))
     b64: set[str] = set()
     for word in (

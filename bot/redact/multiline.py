@@ -19,13 +19,18 @@ from bot.redact.spans import PRIO_STRUCT, Span
 GROUPS = frozenset({G_PEM, G_STRUCT, G_NAME, G_KSECRET})  # prefilter groups of a line that may open one
 LOOKAHEAD_LINES = 3  # a Kubernetes env "name:" line's "value:" follows within this many lines
 MAX_BLOCK_LINES = 2000
+_BLANKS = re.compile(r"[ \t]*")
+MAX_ENV_BLOCK_LINES = 20  # an env value written as a block scalar is a token or a short key, not a document
+_VALUE_BLOCK = re.compile(r"""[ \t]*(?:-[ \t]+)?(?P<key>["']?value)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?$""")
 
 _BLOCK_KEY = re.compile(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
-# Log prefixes before a Kubernetes env entry: those of blocks.log_prefix, a container's name before a bar
-# (``worker-1 |``, as compose and stern print it), a bare bar or box border.
+# Log prefixes before a Kubernetes env entry: those of blocks.log_prefix (klog's ``I1201 10:00:00.1 1 f.go:1]``
+# too), colour codes around them, a container's name before a bar (``worker-1 |``, as compose and stern print
+# it), a bare bar or box border.
 _ENV_PREFIX = re.compile(
-    r"""(?:\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?"""
+    r"""(?:\d{4}-\d\d-\d\d(?:[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?"""
     r"""|\[[^\]\n]{1,80}\][ \t]*|\([^)\n]{1,80}\)[ \t]*|(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)[ \t:]+"""
+    r"""|[A-Z]\d{4}[ \t][\d:.]+[ \t]+\d+[ \t][\w.]+:\d+\][ \t]*|\x1b\[[0-9;]*[A-Za-z][ \t]*"""
     r"""|[\w.\-/@]{1,64}[ \t]*[|│][ \t]?|[|│┃║][ \t]?)*"""
 )
 _SECRET_STEPS = (
@@ -93,9 +98,41 @@ def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool
             spans.append(span._replace(start=span.start + pos + skip, end=span.end + pos + skip))
             covered = nxt_end
             break
+        block = _VALUE_BLOCK.match(nxt, skip)
+        if block is not None:  # "value: >-", the value on the lines below, deeper than "value:"
+            return _env_block(text, nxt_end, _indent(nxt, skip), cls.kind, spans, final=final)
         if structure.is_name_line(nxt[skip:]):
             break
     return covered
+
+
+def _env_block(text: str, end: int, indent: int, kind: str, spans: list[Span], *, final: bool) -> int:
+    """The lines of a block-scalar env value after ``value: |`` (each behind its own log prefix): masked from their
+    first character to their end while indented deeper than ``value:``."""
+    covered = end
+    for at in _following_lines(text, end + 1, MAX_ENV_BLOCK_LINES, final=final):
+        if at is None:
+            return MORE
+        pos, nxt_end = at
+        nxt = text[pos:nxt_end]
+        skip = _prefix_end(nxt)
+        body = nxt[skip:].rstrip("\r")
+        if not body.strip() or _indent(nxt, skip) <= indent:
+            break
+        first = pos + skip + len(body) - len(body.lstrip())
+        if not text.startswith(REDACTED_PREFIX, first):
+            spans.append(Span(first, pos + skip + len(body), kind, PRIO_STRUCT))
+        covered = nxt_end
+    return covered
+
+
+def _indent(line: str, skip: int) -> int:
+    """The blanks before a line's content, counted back from where its log prefix (which eats them) ends."""
+    pos = skip
+    while pos > 0 and line[pos - 1] in " \t":
+        pos -= 1
+    m = _BLANKS.match(line, skip)
+    return skip - pos + (m.end() - skip if m is not None else 0)
 
 
 def _prefix_end(line: str) -> int:

@@ -25,6 +25,7 @@ _ESCAPES = re.compile(r"\\[nrt]")
 # the key word right before a conversion: "password %s", "password=%s", '"token": "%s"', "--token %s"
 _KEY_BEFORE = re.compile(r"""(?P<k>[A-Za-z_][\w.\-]*)\\?["']?[ \t]*[:=]?[ \t]*\\?["']?$""")
 _SCHEMES_BEFORE = re.compile(r"(?:Basic|Bearer|token|Token)[ \t]+$")
+_KEY_VALUE_ARG = re.compile(r"[ \t]*(?P<k>[A-Za-z_][\w.\-]*)[ \t]+(?P<v>[^\s\\]+)[ \t]*(?:\\n)?")
 MAX_ARGS = 32
 MIN_VALUE = 4
 _PAIRED = "password"
@@ -42,7 +43,10 @@ def scan_line(line: str) -> list[Span]:
         args = words[1:]
         for j, (start, end, value) in enumerate(args):
             role = kinds[j % len(kinds)]
-            if role is None or is_placeholder(value) or "$" in value or len(value) < MIN_VALUE:
+            if role is None:
+                spans.extend(_line_argument(start, value))
+                continue
+            if is_placeholder(value) or "$" in value or len(value) < MIN_VALUE:
                 continue
             if is_setting(role[2], value) or is_file_path(value) or (not role[1] and not looks_secret(value)):
                 continue  # "token_level_loss=%s 1", a path to where the secret lives
@@ -50,6 +54,19 @@ def scan_line(line: str) -> list[Span]:
             if role[0] == _PAIRED and j and key_shaped(args[j - 1][2]):  # "AK:SK" into an s3fs password file
                 spans.append(Span(args[j - 1][0], args[j - 1][1], "cloud-access-key-id", PRIO_STRUCT))
     return spans
+
+
+def _line_argument(start: int, value: str) -> list[Span]:
+    """An argument that is a whole line of a credentials file (``printf '%s\\n' 'machine h' 'password VALUE'``, a
+    .netrc written line by line): a key word that names a credential for sure, a blank, the value."""
+    m = _KEY_VALUE_ARG.fullmatch(value)
+    if m is None:
+        return []
+    cls = classify(m.group("k"))
+    v = m.group("v")
+    if cls is None or not cls.strong or is_placeholder(v) or "$" in v or len(v) < MIN_VALUE or is_file_path(v):
+        return []
+    return [Span(start + m.start("v"), start + m.end("v"), cls.kind, PRIO_STRUCT)]
 
 
 def _words(line: str, pos: int) -> Iterator[tuple[int, int, str]]:

@@ -3,7 +3,8 @@
 ``echo "$PW" | docker login --password-stdin`` under ``set -x`` prints ``+ echo VALUE`` on one line and ``+
 docker login ... --password-stdin`` on another (the pipeline's two sides are traced in either order); a script
 may also log the value alone on the line before. The value is found by its place: the one argument of an
-``echo``/``printf`` traced within two lines before or one line after the reading command, or a lone
+``echo``/``printf``/``cat <<<`` traced within two lines before or one line after the reading command (past an
+echo of a plain word in between), or a lone
 credential-looking word on the line right before it. A stream holds such a line back until the next one is in
 (``may_precede``), so the line before is always there to be masked.
 """
@@ -17,7 +18,7 @@ from bot.redact.blocks import MORE, line_end
 from bot.redact.spans import PRIO_STRUCT, Span
 
 _READER = re.compile(
-    r"--password-stdin|--passwd-stdin|--token-stdin|--with-token|\bpasswd[ \t]+--stdin\b"
+    r"--password-stdin|--passwd-stdin|--token-stdin|--with-token|\bpasswd[ \t]+--stdin\b|=/dev/stdin\b"
     r"|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-S\b|\bchpasswd\b"
 )
 LOOK_BACK = 2  # lines
@@ -28,9 +29,10 @@ _PREFIX = re.compile(
     r"""|[\w.\-/@]{1,64}[ \t]*\|[ \t]?)*(?P<trace>\++[ \t]+)?"""
 )
 _ECHO = re.compile(
-    r"""(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(?:'%s(?:\\n)?'|"%s(?:\\n)?"|%s(?:\\n)?))?[ \t]+"""
+    r"""(?:echo|printf|cat[ \t]+<<<)(?:[ \t]+-[neE]+)*(?:[ \t]+(?:'%s(?:\\n)?'|"%s(?:\\n)?"|%s(?:\\n)?))?[ \t]+"""
     r"""(?:"(?P<dq>[^"\s]+)"|'(?P<sq>[^'\s]+)'|(?P<bare>[^\s"'|;&<>]+))[ \t]*\r?$"""
 )
+_ECHO_WORD = re.compile(r"(?:echo|printf)[ \t]")
 _LONE = re.compile(r"""(?:"(?P<dq>[^"\s]{6,256})"|'(?P<sq>[^'\s]{6,256})'|(?P<bare>[^\s"'|;&<>]{6,256}))[ \t]*\r?$""")
 
 
@@ -51,7 +53,8 @@ def around(text: str, start: int, end: int, *, final: bool) -> list[Span] | int:
         found = _value(text, a, pos - 1, lone=back == 0)
         if found is not None:
             spans.append(found)
-            break
+            if _plausible(text[found.start : found.end]):
+                break  # else a traced echo of something else ("::group::login") may stand between: look on
         pos = a
     if end >= len(text):
         return spans if final else MORE
@@ -115,6 +118,18 @@ def held_back(text: str, safe_end: int, spans: list[Span]) -> int:
     if safe_end < len(text) or len(text) < 2:
         return safe_end
     last = text.rfind("\n", 0, len(text) - 1) + 1
-    if not may_precede(text[last : len(text) - 1]) or any(s.end > last for s in spans):
+    line = text[last : len(text) - 1]
+    if any(s.end > last for s in spans):
         return safe_end
-    return last
+    found = _match(line, lone=True)
+    if last > 0 and (found is None or not _plausible(line[found[0] : found[1]])) and _echoes(line):
+        before = text.rfind("\n", 0, last - 1) + 1  # an echo of something else: the line before may hold the value
+        if may_precede(text[before : last - 1]) and not any(s.end > before for s in spans):
+            return before
+    return last if found is not None else safe_end
+
+
+def _echoes(line: str) -> bool:
+    """Whether the line is a traced echo or printf (of anything)."""
+    prefix = _PREFIX.match(line)
+    return _ECHO_WORD.match(line, prefix.end() if prefix is not None else 0) is not None

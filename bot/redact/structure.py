@@ -54,9 +54,11 @@ _CMDLINE_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "h
 _NAME_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?(?P<k>[A-Za-z0-9_.\-]+)["']?""")
 _VALUE_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*""")
 _PAIR = re.compile(
-    r"""["']?name["']?[ \t]*[:=][ \t]*["'](?P<k>[A-Za-z0-9_.\-]+)["'][ \t]*,"""
+    r"""["']?name["']?[ \t]*[:=][ \t]*(?P<q>["']?)(?P<k>[A-Za-z0-9_.\-]+)(?P=q)(?:[ \t]*,|[ \t]+)"""
     r"""[ \t]*["']?value["']?[ \t]*[:=][ \t]*"""
 )
+_NAMED = re.compile(r"""\bname["']?[ \t]*[:=][ \t]*["']?\Z""")
+_NAME_ENDS = re.compile(r"""["']?[ \t]*(?:[,}\]]|\r?$)""")
 _MIN_LEN = {"signature": 16, "auth": 8}
 # Prose before a bare "key:" ("Cache restored from key: Linux-pip-..."): a lookup key, not a secret.
 _PROSE_KEY = re.compile(
@@ -81,9 +83,12 @@ def scan_line(line: str, *, keys: bool = True, shapes: bool = True) -> list[Span
     """``keys``: key-aware assignments; ``shapes``: headers and command lines (prefilter groups)."""
     spans: list[Span] = []
     if keys:
+        named = "name" in line
         for key, key_start, key_end in _keys(line):
+            if named and _NAMED.search(line, max(0, key_start - 12), key_start) and _NAME_ENDS.match(line, key_end):
+                continue  # the name of a name/value pair, whose value is judged below: the word "value" is no value
             spans.extend(_assignment(line, key, key_start, key_end))
-        for m in _PAIR.finditer(line) if "name" in line else ():
+        for m in _PAIR.finditer(line) if named else ():
             cls = classify(m.group("k"))
             if cls is not None:
                 span = value_span(line, m.end(), anchored=False, quote=None, cookie=False)

@@ -6,7 +6,9 @@ idempotency key in its message metadata (`event_payload.post_key`), and a post w
 looked up by that key in the channel's recent history (`conversations.history`, or `conversations.replies` for a
 thread reply) before it is sent again. A caller that retries on its own (a later tick, a restarted process)
 passes the same key with `maybe_sent=True`; within the process a message handed again after an unsure attempt is
-recognised by its content and gets the same key.
+recognised by its content and gets the same key. When the history cannot be read (a missing scope, the bot not
+in the channel), an unsure post cannot be confirmed either way: it is sent again marked "(may be repeated)",
+and so are the later edits of that message, so a reader who sees two knows why.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ KEY_FIELD = "post_key"
 ATTEMPTS = 3
 LOOKBACK_SECONDS = 900.0  # how far back a lookup reads: a retry comes within minutes of its first attempt
 REMEMBERED = 256  # unsure posts remembered in the process (by content) until they are settled
+REPEATED_MARK = "(may be repeated · 可能重复)"
+"""Said on a message sent again after an attempt whose outcome Slack's history could not confirm."""
+UNKNOWN = "?"
+"""What `find` returns when the history could not be read: the post may or may not be there."""
 
 
 class Unsure(Exception):
@@ -72,6 +78,7 @@ class OncePoster:
                  backoff: float = 1.0) -> None:
         self.client, self._lookup, self._sleep, self._backoff = client, lookup, sleep, backoff
         self._unsure: dict[str, tuple[str, float]] = {}  # content fingerprint -> (key, first attempt)
+        self.repeated: set[tuple[str, str]] = set()  # (channel, ts) of messages sent marked as possible repeats
         self._lock = threading.Lock()
 
     def post(self, kwargs: dict[str, Any], *, key: str | None, maybe_sent: bool) -> str:
@@ -86,9 +93,13 @@ class OncePoster:
             maybe_sent = True
         key = key or uuid.uuid4().hex
         sent = {**kwargs, "metadata": keyed(kwargs.get("metadata"), key)}
-        if maybe_sent and (found := self.find(channel=channel, thread_ts=thread_ts, key=key, since=since)):
-            self._settle(content)
-            return found
+        if maybe_sent:
+            found = self.find(channel=channel, thread_ts=thread_ts, key=key, since=since)
+            if found == UNKNOWN:
+                sent = marked(sent)
+            elif found:
+                self._settle(content)
+                return found
         delay = self._backoff
         for attempt in range(ATTEMPTS):
             try:
@@ -96,18 +107,29 @@ class OncePoster:
             except Unsure as exc:
                 self._remember(content, key, since)
                 found = self.find(channel=channel, thread_ts=thread_ts, key=key, since=since)
-                if found:
+                if found and found != UNKNOWN:
                     log.info("a post answered late had reached Slack; not posted again")
                     ts = found
                 elif attempt == ATTEMPTS - 1:
                     raise SlackDown(f"Slack unreachable: {exc}") from exc
                 else:
+                    if found == UNKNOWN:
+                        sent = marked(sent)
                     self._sleep(delay)
                     delay *= 2
                     continue
             self._settle(content)
+            if sent.get("text", "").endswith(REPEATED_MARK):
+                with self._lock:
+                    self.repeated.add((channel, ts))
             return ts
         raise AssertionError("unreachable")
+
+    def mark_if_repeated(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """chat.update's arguments for `kwargs["ts"]`, marked when that message was sent as a possible repeat."""
+        with self._lock:
+            repeated = (str(kwargs.get("channel")), str(kwargs.get("ts"))) in self.repeated
+        return marked(kwargs) if repeated else kwargs
 
     def _once(self, kwargs: dict[str, Any]) -> str:
         try:
@@ -125,7 +147,8 @@ class OncePoster:
 
     def find(self, *, channel: str, thread_ts: str | None, key: str, since: float) -> str | None:
         """The ts of the bot's message carrying `key`, posted since `since` (minus a margin); None when there is
-        none. Raises SlackDown when Slack cannot be read (the post stays unsure, the caller tries later)."""
+        none; UNKNOWN when Slack refuses the read (no scope, not in the channel). Raises SlackDown when Slack
+        cannot be reached (the post stays unsure, the caller tries later)."""
         oldest = f"{max(0.0, since - LOOKBACK_SECONDS):.6f}"
         try:
             if thread_ts:
@@ -139,8 +162,9 @@ class OncePoster:
             if unsure(exc):
                 raise SlackDown(f"Slack unreachable: HTTP {exc.response.status_code}") from exc
             # missing_scope, not_in_channel: this post cannot be checked; posting again is the lesser harm
-            log.warning("cannot read %s to check an unanswered post (%s); it may appear twice", channel, error)
-            return None
+            log.warning("cannot read %s to check an unanswered post (%s); it is sent again marked as a possible "
+                        "repeat", channel, error)
+            return UNKNOWN
         except Exception as exc:
             raise SlackDown(f"Slack unreachable: {type(exc).__name__}") from exc
         for message in response.get("messages") or []:
@@ -158,3 +182,16 @@ class OncePoster:
     def _settle(self, content: str) -> None:
         with self._lock:
             self._unsure.pop(content, None)
+
+
+def marked(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A message's arguments with REPEATED_MARK after its text and, when it has blocks, as a last context block."""
+    text = str(kwargs.get("text") or "")
+    if text.endswith(REPEATED_MARK):
+        return kwargs
+    out = {**kwargs, "text": f"{text} {REPEATED_MARK}".strip()}
+    blocks = kwargs.get("blocks")
+    if blocks:
+        note = {"type": "context", "elements": [{"type": "mrkdwn", "text": REPEATED_MARK}]}
+        out["blocks"] = [*list(blocks)[:49], note]
+    return out

@@ -65,7 +65,7 @@ class SlackSink:
         kwargs: dict[str, Any] = {"channel": channel, "ts": ts, "text": message.text, "blocks": message.blocks.value}
         if message.metadata is not None:
             kwargs["metadata"] = _meta(message.metadata)
-        self._call(self.client.chat_update, **kwargs)
+        self._call(self.client.chat_update, **self.poster.mark_if_repeated(kwargs))
 
     def open_view(self, *, trigger_id: str, view: SafeValue) -> None:
         _checked(view, SafeValue)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from bot.store.base import ErrorHook, Store
+from bot.store.base import ErrorHook, Store, StoreUnavailable
 from bot.store.clients import sentinel_client, socket_client, url_client
 from bot.store.embedded import EmbeddedServer
 from bot.store.keys import DEFAULT_PREFIX, KeySchema
@@ -64,8 +64,14 @@ def _embedded(*, data_dir: Path, prefix: str, socket_timeout: float, on_error: E
     server = EmbeddedServer(data_dir)
     server.start()
     client = socket_client(server.socket_path, socket_timeout=socket_timeout)
-    return RedisStore(client, prefix=prefix, description=f"embedded redis in {server.data_dir}",
-                      on_error=on_error, on_close=server.stop, revive=server.revive)
+    store = RedisStore(client, prefix=prefix, description=f"embedded redis in {server.data_dir}",
+                       on_error=on_error, on_close=server.stop, revive=server.revive)
+    try:
+        store.forget_earlier_clients()  # this process owns the directory: whoever held locks in it before is gone
+    except StoreUnavailable:
+        store.close()
+        raise
+    return store
 
 
 def _one_line(exc: BaseException) -> str:

@@ -50,7 +50,7 @@ class KeySchema:
         """A short-lived marker that an operation was applied, so a retried call is not applied twice."""
         return f"{self.prefix}op:{token}"
 
-    def pattern(self) -> str:
-        """A SCAN pattern matching every key of this prefix (glob characters escaped)."""
-        escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self.prefix)
+    def pattern(self, start: str = "") -> str:
+        """A SCAN pattern matching every key of this prefix that begins with `start` (glob characters escaped)."""
+        escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self.prefix + start)
         return escaped + "*"

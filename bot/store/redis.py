@@ -226,6 +226,22 @@ class RedisStore:
         other = Identity.from_text(record)
         return other is not None and self.identity.sees_dead(other)
 
+    def forget_earlier_clients(self) -> int:
+        """Drop every liveness record: called by the sole owner of an embedded store's data directory when it takes
+        the directory, since every process that wrote one before is gone (the directory's lock is released only
+        when its owner ends). Their locks are then known dead at once, wherever they ran (a replica restarted in a
+        new pod on the same volume has another host name). Returns how many records were dropped."""
+        pattern = self._keys.pattern(self._keys.value(ALIVE).removeprefix(self.prefix))
+
+        def body() -> int:
+            names = list(self._client.scan_iter(match=pattern, count=500))
+            return int(self._client.delete(*names)) if names else 0
+
+        dropped = self._run("forget_earlier_clients", body)
+        if dropped:
+            log.info("store: %d liveness record(s) of the data directory's earlier owner dropped", dropped)
+        return dropped
+
     def start_heartbeat(self, *, alive_ttl: float = ALIVE_TTL_SECONDS) -> None:
         """Keep this process's liveness record fresh (every third of `alive_ttl`) until `stop_heartbeat`. The
         first record is written before this returns (raising StoreUnavailable if it cannot be): a lock is never

@@ -69,6 +69,27 @@ LEAKS = [
     ([f"MINIO_ROOT_USER={AK} MINIO_ROOT_PASSWORD={SK}"], [AK, SK]),
     (["client_id=9f8e7d6c5b4a39281706f5e4d3c2b1a0 client_secret=***"], ["9f8e7d6c5b4a39281706f5e4d3c2b1a0"]),
     ([f"--client-id 0oa1b2c3d4E5f6G7h8I9 --client-secret {SK}"], ["0oa1b2c3d4E5f6G7h8I9", SK]),
+    # more spellings: a here-string, an echo of a plain word in between, a file read from /dev/stdin
+    ([f"+ cat <<< {PW}", "+ docker login -u ci --password-stdin r.example.com"], [PW]),
+    ([f"+ cat <<< '{PW}'", "+ oras login -u ci --password-stdin r.example.com"], [PW]),
+    ([f"+ echo {PW}", "+ echo '::group::login'", "+ docker login -u ci --password-stdin r.example.com"], [PW]),
+    ([f"+ echo {PW}", "+ kubectl create secret generic pw --from-file=pw=/dev/stdin"], [PW]),
+    # a .netrc written by printf one line per argument
+    ([f"printf '%s\\n' 'machine git.example.com' 'login ci' 'password {PW}' > ~/.netrc"], [PW]),
+    ([f"+ printf '%s\\n' \"machine obs\" \"login ci\" \"password {PW}\" >> $HOME/.netrc"], [PW]),
+    # a Kubernetes env value behind klog's prefix, behind colour codes, as a block scalar, in a flow mapping
+    (["I1201 10:00:00.123456 1 pod.go:12]   - name: HF_TOKEN",
+      f"I1201 10:00:00.123457 1 pod.go:12]     value: {PW}"], [PW]),
+    ([f"{E}[32m2026-12-01{E}[0m   - name: DB_PASSWORD", f"{E}[32m2026-12-01{E}[0m     value: {PW}"], [PW]),
+    (["ppo-0 | - name: HF_TOKEN", "ppo-0 |   value: >-", f"ppo-0 |     {PW}"], [PW]),
+    (["  - name: OBS_SK", "    value: |", f"      {SK}"], [SK]),
+    ([f"  - {{name: DB_PASSWORD, value: {PW}}}"], [PW]),
+    ([f"env: [{{name: HF_TOKEN, value: '{PW}'}}, {{name: LOG_LEVEL, value: info}}]"], [PW]),
+    ([f"name: API_TOKEN value: {PW}"], [PW]),
+    # a table drawn in ASCII
+    ([f"| password | {PW} |"], [PW]),
+    ([f"| Password | `{PW}` |"], [PW]),
+    (["+----------+-----------------+", f"| secret_key | {SK} |", "+----------+-----------------+"], [SK]),
 ]
 
 
@@ -131,6 +152,17 @@ def test_generated_spellings_never_survive(family: str) -> None:
         "printf 'token_level_loss=%s\\n' 1",
         "│ │ tokens_per_second = 1532.4 │ │",
         "client_id=rlark-bot client_secret=***",
+        "python train.py hydra.job.env_set.WANDB_NOTES=baseline "
+        "hydra.job.env_set.WANDB_API_KEY=${oc.env:WANDB_API_KEY}",
+        "+hydra.job.env_set.HF_TOKEN=${oc.env:HF_TOKEN,null} trainer.max_steps=1000",
+        "- {name: API_TOKEN, value: ${API_TOKEN}}",
+        '{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}',
+        "| loss | 0.431 |",
+        "| password_file | /etc/ci/password |",
+        "| token | None |",
+        "| Name | Type | Params |",
+        "- name: LOG_LEVEL",
+        "printf '%s\\n' 'step 1200' 'loss 0.431'",
     ],
 )
 def test_what_a_reader_needs_stays(redactor: Redactor, line: str) -> None:
@@ -142,6 +174,11 @@ def test_a_mask_lands_on_the_value_not_the_format() -> None:
     line = f"printf 'machine %s login %s password %s\\n' git.example.com ci {PW} > ~/.netrc"
     out = REDACTORS[0].redact(line).text
     assert out == "printf 'machine %s login %s password %s\\n' git.example.com ci [REDACTED:password] > ~/.netrc"
+
+
+def test_the_word_value_is_no_value() -> None:
+    line = f'{{"name": "DB_PASSWORD", "value": "{PW}"}}'
+    assert REDACTORS[0].redact(line).text == '{"name": "DB_PASSWORD", "value": "[REDACTED:password]"}'
 
 
 def test_a_plain_word_before_a_login_stays() -> None:

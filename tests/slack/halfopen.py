@@ -16,6 +16,7 @@ class FreezingProxy:
         self.port = int(self._listener.getsockname()[1])
         self._mutex = threading.Lock()
         self._pairs: list[tuple[socket.socket, socket.socket, threading.Event]] = []
+        self._ended: list[threading.Event] = []  # per pair: one side closed it (a replaced connection)
         self._closed = False
         threading.Thread(target=self._accept, name="halfopen-accept", daemon=True).start()
 
@@ -26,14 +27,15 @@ class FreezingProxy:
             except OSError:
                 return
             upstream = socket.create_connection(self._target)
-            frozen = threading.Event()
+            frozen, ended = threading.Event(), threading.Event()
             with self._mutex:
                 self._pairs.append((client, upstream, frozen))
+                self._ended.append(ended)
             for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink, frozen), daemon=True).start()
+                threading.Thread(target=self._pump, args=(source, sink, frozen, ended), daemon=True).start()
 
     @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket, frozen: threading.Event) -> None:
+    def _pump(source: socket.socket, sink: socket.socket, frozen: threading.Event, ended: threading.Event) -> None:
         with contextlib.suppress(OSError):
             while True:
                 data = source.recv(65536)
@@ -42,13 +44,24 @@ class FreezingProxy:
                 if not frozen.is_set():  # frozen: what arrives is lost, and the connection stays open
                     sink.sendall(data)
         if not frozen.is_set():
+            ended.set()
             with contextlib.suppress(OSError):
                 sink.shutdown(socket.SHUT_WR)
 
-    def freeze(self) -> None:
+    def freeze(self, which: int | None = None) -> None:
+        """Freeze every current connection, or only the `which`-th of those still open (0: the oldest, -1: the
+        newest)."""
         with self._mutex:
-            for _, _, frozen in self._pairs:
+            live = [pair for pair, ended in zip(self._pairs, self._ended, strict=True) if not ended.is_set()]
+            pairs = self._pairs if which is None else [live[which]] if -len(live) <= which < len(live) else []
+            for _, _, frozen in pairs:
                 frozen.set()
+
+    @property
+    def made(self) -> int:
+        """How many connections were made through the proxy."""
+        with self._mutex:
+            return len(self._pairs)
 
     def close(self) -> None:
         self._closed = True

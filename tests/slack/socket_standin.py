@@ -45,12 +45,18 @@ class Ack:
 class SocketModeStandIn:
     """Slack's Socket Mode endpoint on 127.0.0.1, sending envelopes to the newest connection and recording acks."""
 
-    def __init__(self, *, app_id: str = APP_ID, ping_interval: float | None = 0.2, close_timeout: float = 1.0) -> None:
+    def __init__(self, *, app_id: str = APP_ID, ping_interval: float | None = 0.2, close_timeout: float = 1.0,
+                 ping_timeout: float | None = None, spread: bool = False) -> None:
         """`ping_interval`: how often the server pings each connection. slack_sdk's builtin client holds a lock
         while it waits (up to 3 s) for data, which delays its `close()` and its switch to a new connection; a
-        frequent ping wakes it, so tests do not wait on that timeout. None: no pings."""
+        frequent ping wakes it, so tests do not wait on that timeout. None: no pings. `ping_timeout`: a
+        connection whose pong is that late is closed (None: never). `spread`: each envelope goes to the next
+        open connection in turn, as Slack spreads an app's requests over its connections (else to the newest)."""
         self.app_id = app_id
         self.ping_interval = ping_interval
+        self.ping_timeout = ping_timeout
+        self.spread = spread
+        self._turn = 0
         self.close_timeout = close_timeout
         self.cond = threading.Condition(threading.RLock())
         self._tickets: set[str] = set()
@@ -66,7 +72,7 @@ class SocketModeStandIn:
 
     def start(self) -> SocketModeStandIn:
         self._server = serve(self._serve, "127.0.0.1", 0, compression=None, process_request=self._check_ticket,
-                             ping_interval=self.ping_interval, ping_timeout=None,
+                             ping_interval=self.ping_interval, ping_timeout=self.ping_timeout,
                              close_timeout=self.close_timeout)
         self._thread = threading.Thread(target=self._server.serve_forever, name="socket-mode-standin", daemon=True)
         self._thread.start()
@@ -174,12 +180,19 @@ class SocketModeStandIn:
 
     def send(self, message: Obj, *, timeout: float = 5.0) -> None:
         """Send any message to the newest open connection, waiting up to `timeout` for one."""
-        connection = self.wait_for(lambda: self._open[-1] if self._open else None, timeout,
-                                   what="no client connected")
+        connection = self.wait_for(self._next_connection, timeout, what="no client connected")
         assert connection is not None  # wait_for returns only a truthy value
         with self.cond:
             self._sent.append(message)
         connection.send(json.dumps(message))
+
+    def _next_connection(self) -> ServerConnection | None:
+        if not self._open:
+            return None
+        if not self.spread:
+            return self._open[-1]
+        self._turn += 1
+        return self._open[self._turn % len(self._open)]
 
     def _envelope(self, kind: str, payload: Obj, *, accepts: bool, timeout: float, **extra: Any) -> str:
         envelope_id = str(uuid.uuid4())

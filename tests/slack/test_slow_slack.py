@@ -15,6 +15,7 @@ from bot.conversations.alert_delivery import SlackAlertSink
 from bot.models.refs import ObjectRef
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
+from bot.slack.posting import REPEATED_MARK
 from bot.slack.sink import SlackSink
 from bot.store.memory import MemoryStore
 
@@ -91,3 +92,19 @@ def test_an_unsure_alert_root_is_looked_up_by_a_restarted_process(host: AppHost,
     report = again.tick([_alert(0)], now=at(now + 60))
     assert report.delivered == 1
     assert len(slack.messages(CHANNEL)) == 1
+
+
+def test_a_late_post_that_cannot_be_looked_up_is_sent_again_marked_as_a_possible_repeat(
+        host: AppHost, slack: SlackStandIn) -> None:
+    slack.delay("chat.postMessage", LATE, times=1, taken=True)
+    slack.fail("conversations.history", error="missing_scope", times=None)
+    assert host.command(f"diagnose {JOB}").status == 200
+    host.wait_answered(timeout=40)
+    host.idle(submitted=1, timeout=40)
+    first, second = slack.messages(CHANNEL)
+    assert REPEATED_MARK not in first.text, "the first attempt is the message as it was asked for"
+    assert second.text.endswith(REPEATED_MARK), "the one sent again says it may be a repeat"
+    assert any(REPEATED_MARK in str(b) for b in second.blocks or [])
+    assert second.edits, "the verdict edited it in place, still marked"
+    replies = [m for m in slack.thread(CHANNEL, second.ts) if m.event_type == "rlark_diagnosis"]
+    assert len(replies) == 1 and REPEATED_MARK not in replies[0].text, "a reply that went through is not marked"

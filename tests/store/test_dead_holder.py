@@ -18,7 +18,7 @@ from bot.store.liveness import Identity
 from bot.store.redis import RedisStore
 
 from .conftest import Backend
-from .workers import hold_until_killed
+from .workers import hold_until_killed, own_and_hold_until_killed
 
 CTX = multiprocessing.get_context("spawn")
 TTL = 120.0  # the outbox drain's lease
@@ -78,3 +78,29 @@ def test_a_replica_elsewhere_takes_over_once_the_holder_stops_beating(server_bac
     finally:
         holder.close()
         other.close()
+
+
+def test_the_next_owner_of_an_embedded_store_takes_over_its_locks_at_once(tmp_path: Path, store_prefix: str) -> None:
+    """A single replica with the embedded store, killed and started again elsewhere (a new pod on the same volume:
+    another host name, the old liveness record still fresh): the data directory's new owner knows that every
+    earlier client is gone, and delivers at once instead of waiting for the liveness record or the lease."""
+    data_dir = tmp_path / "data"
+    results: Any = CTX.Queue()
+    child = CTX.Process(target=own_and_hold_until_killed,
+                        args=(str(data_dir), store_prefix, "old-pod", TTL, results))
+    child.start()
+    kind, value = results.get(timeout=60)
+    assert kind == "lock" and value is not None
+    assert child.pid is not None
+    os.kill(child.pid, signal.SIGKILL)
+    child.join(timeout=30)
+    dead = Lock(*value)
+    restarted = open_store(url=None, data_dir=data_dir, prefix=store_prefix)
+    try:
+        started = time.monotonic()
+        lock = restarted.acquire_lock("alerts:deliver", ttl_seconds=TTL)
+        assert lock is not None, "the previous owner's lease still blocks"
+        assert time.monotonic() - started < 1.0
+        assert lock.fence > dead.fence and not restarted.renew_lock(dead, ttl_seconds=TTL)
+    finally:
+        restarted.close()

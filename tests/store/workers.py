@@ -55,3 +55,20 @@ def hold_until_killed(url: str, prefix: str, ttl: float, results: Queue[tuple[st
     results.put(("lock", None if lock is None else (lock.name, lock.token, lock.fence)))
     while True:
         time.sleep(1)
+
+
+def own_and_hold_until_killed(data_dir: str, prefix: str, host: str, ttl: float,
+                              results: Queue[tuple[str, object]]) -> None:
+    """Own an embedded store's data directory from a process on `host` (another pod, say), take the outbox lock,
+    say so, and wait to be killed (SIGKILL: nothing released, its liveness record still fresh)."""
+    import dataclasses
+
+    from bot.store.redis import RedisStore
+
+    store = open_store(url=None, data_dir=Path(data_dir), prefix=prefix)
+    assert isinstance(store, RedisStore)
+    store.identity = dataclasses.replace(store.identity, host=host)
+    lock = store.acquire_lock("alerts:deliver", ttl_seconds=ttl)
+    results.put(("lock", None if lock is None else (lock.name, lock.token, lock.fence)))
+    while True:
+        time.sleep(1)
