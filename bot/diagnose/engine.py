@@ -15,6 +15,7 @@ from bot.diagnose.narrow import Narrow
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.diagnose.survey import survey_logs
+from bot.diagnose.young import job_starting, mark_starting, within
 from bot.models import Evidence, Target, TargetKind
 from bot.redact import Redactor
 from bot.redact.prefilter import DatabaseCache
@@ -61,7 +62,8 @@ def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
     hits: list[Hit] = []
     for trigger in case.when:
         if trigger.signal is not None:
-            hits.extend(_signal_hits(trigger.signal, sc))
+            hits.extend(within(trigger, _signal_hits(trigger.signal, sc), now=sc.now,
+                               fallback=sc.thresholds.start_window_seconds))
             continue
         for ctx in narrow.pods(trigger, scope.pods + others):
             hit = match_trigger(trigger, ctx, matcher=matcher, candidates=candidates)
@@ -260,14 +262,17 @@ def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Tar
     roles = _roles(scope)
     _drop_superseded(matched, runbook, roles)
     findings = [_finding(runbook.cases[c], h) for c, h in matched.items()]
+    # A wait inside its window is a job still starting: a note (info) that explains nothing, not yet a failure.
+    mark_starting(findings)
     mark_explained(findings, roles)
-    # A wait inside its window is a job still starting: kept only as the consequence of a failure that explains it.
-    findings = [f for f in findings if not (f.hits and all(h.starting for h in f.hits) and not f.explained_by)]
     diag.findings = rank(findings)
     diag.last_stage = job_last_stage(scope)
-    diag.first_error = (_answer_line(diag.findings, times) or first_error(scope)
-                        or retried_cause(scope, diag.findings[0].pods if diag.findings else [], year=now.year)
-                        or _decisive_line(diag.findings))
+    diag.starting = job_starting(scope, diag.findings, now=now, young_seconds=sc.thresholds.pending_seconds,
+                                 reached_training=diag.last_stage == "training-signal")
+    failing = [] if diag.findings and diag.findings[0].starting else diag.findings  # a wait in its window: no error
+    diag.first_error = (_answer_line(failing, times) or first_error(scope)
+                        or retried_cause(scope, failing[0].pods if failing else [], year=now.year)
+                        or _decisive_line(failing))
     diag.facts = gather_facts(scope)
     gaps = find_gaps(scope)
     diag.not_collected += [g for g in gaps.missing if g not in diag.not_collected]

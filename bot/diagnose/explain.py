@@ -8,8 +8,9 @@ job starts, on the same pod or on a pod the other depends on:
   Within one container log, the earlier line explains the later one (a conda environment that
   fails to activate explains the "Ray CLI is not found" printed after it); a previous container instance
   explains what its restarted instance shows - unless it is the lesser finding (a warning of the earlier
-  instance, an event about an older pod UID, does not explain the errors the current instance shows); otherwise the earlier stage explains the later one (a PVC that
-  never binds explains anything the pod's logs could say).
+  instance, an event about an older pod UID, does not explain the errors the current instance shows);
+  otherwise the earlier stage explains the later one (a PVC that never binds explains anything the pod's logs
+  could say).
 * **Head, then workers.** Every worker depends on the Head. A Head that failed before its Ray cluster could
   form (never scheduled, its volume unbound, its prepare script or Ray temp dir failing) explains what the
   workers show from the cluster-forming stage on ("Waiting for head to be reachable", worker exits). A Head

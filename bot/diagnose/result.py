@@ -110,6 +110,7 @@ class Diagnosis:
     target_namespace: str = ""
     target_cluster: str = ""
     gaps: list[str] = field(default_factory=list)  # what the target needed and the evidence lacks, decisively
+    starting: bool = False  # nothing failed and the target is still within the windows of starting (young.py)
 
     @property
     def why_first(self) -> list[str]:
