@@ -1,0 +1,140 @@
+"""Still starting: a wait inside its window is a note and the diagnosis says `starting`; the same evidence read once
+the window has passed is the failure; a failure named in the evidence is one at any age (tests/scenarios/young-*
+are the whole bundles, written by tests/scenariogen/young.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+from scenario_expect import load_expect
+
+from bot.bundle import read_bundle
+from bot.cli import main
+from bot.diagnose import diagnose
+from bot.diagnose.result import Diagnosis
+from bot.diagnose.young import describe, still_open
+from bot.models import Target
+from bot.redact import Redactor
+from bot.runbook import Runbook
+from bot.runbook.schema import Case, Trigger
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+YOUNG = sorted(p.name for p in SCENARIOS.glob("young-*") if (p / "expect.yaml").exists())
+OPEN = [n for n in YOUNG if load_expect(SCENARIOS / n / "expect.yaml").healthy]
+FAILED = [n for n in YOUNG if n not in OPEN]
+NOW = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
+
+
+def _errors(diag: Diagnosis) -> list[str]:
+    return [f.id for f in diag.findings if f.severity in ("critical", "error")]
+
+
+def _at(runbook: Runbook, name: str, later: timedelta) -> Diagnosis:
+    exp = load_expect(SCENARIOS / name / "expect.yaml")
+    evidence = read_bundle(SCENARIOS / name / "bundle")
+    assert evidence.captured_at is not None
+    return diagnose(evidence, runbook, now=evidence.captured_at + later, target=Target.parse(exp.target),
+                    redactor=Redactor())
+
+
+def test_the_families_cover_both_sides_of_the_window() -> None:
+    assert len(OPEN) >= 15 and len(FAILED) >= 10
+
+
+@pytest.mark.parametrize("name", OPEN)
+def test_inside_its_window_the_job_is_still_starting(name: str, diagnosed: Callable[[str], Diagnosis]) -> None:
+    diag = diagnosed(name)
+    assert _errors(diag) == [] and diag.starting, [(f.id, f.severity) for f in diag.findings]
+    for f in diag.findings:
+        if f.starting:
+            assert f.severity == "info" and not f.explains  # a wait in its window explains nothing
+    if diag.findings and diag.findings[0].starting:
+        assert diag.first_error is None or "Waiting for" not in diag.first_error.text
+
+
+@pytest.mark.parametrize("name", FAILED)
+def test_past_its_window_or_with_a_named_failure_it_is_not(name: str, diagnosed: Callable[[str], Diagnosis]) -> None:
+    diag = diagnosed(name)
+    assert not diag.starting and diag.findings and not diag.findings[0].starting
+    assert diag.findings[0].severity in ("critical", "error", "warning")
+
+
+@pytest.mark.parametrize("name", [n for n in OPEN if "no-pods" in n or "head-waits" in n])
+def test_the_same_evidence_read_after_the_window_is_the_failure(runbook: Runbook, name: str) -> None:
+    """Nothing in the bundle changes but `now`: 20 minutes later every window of these families has passed."""
+    diag = _at(runbook, name, timedelta(minutes=20))
+    assert _errors(diag), [(f.id, f.severity) for f in diag.findings]
+    assert not diag.starting
+
+
+def test_a_stalled_count_is_said_in_the_evidence(diagnosed: Callable[[str], Diagnosis]) -> None:
+    f = diagnosed("young-head-stalled-workers-up-10m").findings[0]
+    assert f.id == "rlark.ray.waiting-for-nodes" and any("stalled" in e.text for e in f.evidence)
+
+
+def test_a_refusal_is_part_of_the_evidence(diagnosed: Callable[[str], Diagnosis]) -> None:
+    f = diagnosed("young-quota-refused-2p5m").findings[0]
+    assert any("exceeded quota" in e.text for e in f.evidence)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", ["Still starting", "15m window"]), ("zh", ["仍在启动", "15m"])])
+def test_the_note_says_still_starting_in_each_language(diagnosed: Callable[[str], Diagnosis], lang: str,
+                                                       words: list[str]) -> None:
+    diag = diagnosed("young-head-waits-workers-pulling-8m")
+    f = next(f for f in diag.findings if f.starting)
+    text = describe(f, lang, diag.now)
+    assert all(w in text for w in words), text
+
+
+@pytest.mark.parametrize(("name", "starting"), [("young-no-pods-6m", True), ("young-no-pods-expired-30m", False)])
+def test_the_json_report_says_starting(name: str, starting: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    target = load_expect(SCENARIOS / name / "expect.yaml").target
+    assert main(["diagnose", target, "--snapshot", str(SCENARIOS / name / "bundle"), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["starting"] is starting
+    assert [f["severity"] for f in doc["findings"]][:1] == (["info"] if starting else ["error"])
+
+
+# ------------------------------------------------------------------------------------ the window itself
+
+
+@pytest.mark.parametrize(("since_ago", "window", "open_"), [
+    (0, 60.0, True), (59, 60.0, True), (60, 60.0, False), (3600, 900.0, False), (-30, 60.0, True),
+])
+def test_still_open(since_ago: int, window: float, open_: bool) -> None:
+    assert still_open(NOW - timedelta(seconds=since_ago), window, NOW) is open_
+
+
+def test_no_start_or_no_window_is_never_open() -> None:
+    assert not still_open(None, 900.0, NOW) and not still_open(NOW, None, NOW)
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("90s", 90.0), ("15m", 900.0), ("1h30m", 5400.0), ("24h", 86400.0)])
+def test_a_window_is_a_duration_with_its_unit(text: str, seconds: float) -> None:
+    t = Trigger.model_validate({"signal": "ray.waiting-for-nodes", "window": text})
+    assert t.window == seconds
+    assert Trigger.model_validate(t.model_dump()).window == seconds  # it reads back what it writes
+
+
+@pytest.mark.parametrize("text", ["15", "0s", "25h", "m", "15 m", "-5m", "", 900])
+def test_a_window_without_a_unit_or_out_of_range_is_refused(text: object) -> None:
+    with pytest.raises(ValidationError):
+        Trigger.model_validate({"signal": "ray.waiting-for-nodes", "window": text})
+
+
+def test_a_window_needs_a_signal_that_says_when_the_wait_began() -> None:
+    with pytest.raises(ValidationError, match="signal"):
+        Trigger.model_validate({"pod": {"phase": "Pending"}, "window": "5m"})
+
+
+def test_a_note_cannot_have_a_window(runbook: Runbook) -> None:
+    case = runbook.cases["rlark.ray.waiting-for-nodes"].model_dump()
+    assert case["when"][0]["window"] == "15m"
+    case["severity"] = "info"
+    with pytest.raises(ValidationError, match="note already"):
+        Case.model_validate(case)

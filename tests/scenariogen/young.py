@@ -1,0 +1,302 @@
+"""Jobs minutes old, and the same situations once their window has passed: `python -m tests.scenariogen.young`
+rewrites tests/scenarios/young-*.
+
+Each family varies the age of the job (and the wording of what the objects say) across the window of the step
+it is in: a Task without pods, the Head's node check, a worker retrying the Head, an image pull, a pod the
+scheduler has not tried. Inside the window and with nothing named as a failure, nothing at error level or above
+may be reported (`healthy`); past it, or with a failure named in the evidence (a quota refusal, replicas 0, a Task
+message that says the creation failed), the case is the first answer whatever the job's age.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable
+
+from tests.scenariogen.rlark import (
+    SCENARIOS,
+    JobM,
+    PodM,
+    Scenario,
+    event,
+    head_waiting_log,
+    lts,
+    main_logs,
+    pod_event,
+    prepare_ok,
+    rank_lines,
+    ray_check,
+    ray_head_start,
+    stable_uid,
+    standard_job,
+    ts,
+    waiting,
+    worker_connect,
+)
+
+PREFIX = "young-"
+REGISTRY: list[Callable[[], list[Scenario]]] = []
+STILL = "Still starting: nothing at error level or above."
+
+
+def family(fn: Callable[[], list[Scenario]]) -> Callable[[], list[Scenario]]:
+    REGISTRY.append(fn)
+    return fn
+
+
+def _age(minutes: float) -> str:
+    return f"{round(minutes * 60)}s" if minutes < 1 else f"{minutes:g}m".replace(".", "p")
+
+
+def _head(job: JobM) -> PodM:
+    assert job.head is not None and job.head.pods
+    return job.head.pods[0]
+
+
+def _no_pods(name: str, age: float, *, message: str = "", workers: int = 2) -> tuple[Scenario, JobM]:
+    """A Job `age` minutes old whose Tasks are routed to a live agent and have no pods yet."""
+    sc = Scenario(name)
+    sc.cluster("gpu-a")
+    job = standard_job(sc, f"grpo-{name.removeprefix(PREFIX)[:20].rstrip('-')}", workers=workers, age_min=age)
+    for t in job.tasks:
+        t.pods = []
+        t.message = message
+    return sc, job
+
+
+# ------------------------------------------------------------------------------------ a Task without pods
+
+
+NEUTRAL_MESSAGES = ["", "Waiting for pods to be created", "StatefulSet created, 0/1 pods ready", "等待 Pod 创建",
+                    "workload reconciling"]
+FAILING_MESSAGES = [
+    'create Pod grpo-x-rollout-0 in StatefulSet grpo-x-rollout failed error: pods "grpo-x-rollout-0" is forbidden: '
+    "exceeded quota: rlark-system-gpu",
+    "工作负载创建失败：admission webhook \"vpod.rlark.io\" denied the request",
+    "Error creating StatefulSet: Internal error occurred: failed calling webhook",
+]
+
+
+@family
+def task_without_pods() -> list[Scenario]:
+    out = []
+    for i, age in enumerate((0.4, 2, 6, 9, 13.5)):
+        msg = NEUTRAL_MESSAGES[i % len(NEUTRAL_MESSAGES)]
+        sc, _job = _no_pods(f"young-no-pods-{_age(age)}", age, message=msg)
+        sc.expects(f"Submitted {_age(age)} ago: the Tasks are routed to a live agent and have no pod yet"
+                   + (f" (Task message {msg!r})" if msg else "") + ". " + STILL, healthy=True)
+        out.append(sc)
+    for age in (17, 30, 75):
+        sc, _job = _no_pods(f"young-no-pods-expired-{_age(age)}", age)
+        sc.expects(f"Submitted {_age(age)} ago and still no pod for any Task, with nothing in the evidence saying "
+                   "why: past the window, the Task without workers is the answer.",
+                   first="rlark.task.no-worker", excludes=["rlark.task.unrouted", "rlark.agent.disconnected"])
+        out.append(sc)
+    for i, (age, msg) in enumerate(zip((1.5, 4, 8), FAILING_MESSAGES, strict=True)):
+        sc, _job = _no_pods(f"young-no-pods-failing-message-{i + 1}", age, message=msg)
+        sc.expects(f"Submitted {_age(age)} ago; no pod, and the Task's message says the workload creation failed "
+                   f"({msg[:40]!r}...): a failure named in the evidence is one at any age.",
+                   first="rlark.task.no-worker")
+        out.append(sc)
+    return out
+
+
+@family
+def refused_while_young() -> list[Scenario]:
+    out = []
+    for age in (2.5, 7):
+        sc, job = _no_pods(f"young-quota-refused-{_age(age)}", age)
+        t = job.task("rollout")
+        t.sts_events.append(event(
+            "rlark-system", kind="StatefulSet", name=t.full, uid=stable_uid("rlark-system", t.full),
+            reason="FailedCreate", component="statefulset-controller", etype="Warning", first=ts(age - 0.3),
+            last=ts(0.2), count=int(age * 4),
+            message=(f'create Pod {t.full}-0 in StatefulSet {t.full} failed error: pods "{t.full}-0" is forbidden: '
+                     "exceeded quota: rlark-system-gpu, requested: requests.nvidia.com/gpu=8, used: "
+                     "requests.nvidia.com/gpu=64, limited: requests.nvidia.com/gpu=64")))
+        sc.expects(f"Submitted {_age(age)} ago; the StatefulSet controller is refused every pod by the GPU "
+                   "ResourceQuota. A refusal is a failure now, not a job still starting.",
+                   first="rlark.task.no-worker")
+        out.append(sc)
+    sc = Scenario("young-replicas-zero-2m")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, "grpo-replicas-zero", workers=2, age_min=2, worker_kw={"replicas": 0})
+    job.task("rollout").pods = []
+    sc.expects("Submitted two minutes ago, not stopped, with a Task of 0 replicas: it will never get a worker, "
+               "whatever its age.", first="rlark.task.no-worker", excludes=["rlark.task.stopped"])
+    out.append(sc)
+    return out
+
+
+# ------------------------------------------------------------------------------------ the Head's node check
+
+
+def _head_waits(name: str, age: float, polls: int, counts: list[int] | None = None) -> tuple[Scenario, JobM]:
+    sc = Scenario(name)
+    sc.cluster("gpu-a")
+    job = standard_job(sc, f"ppo-{name.removeprefix(PREFIX)[:22].rstrip('-')}", workers=3, age_min=age)
+    head = _head(job)
+    if counts is None:
+        head.logs = main_logs(head, head_waiting_log(head, polls=polls, stuck_at=1))
+    else:
+        head.logs = main_logs(head, rank_lines(head) + prepare_ok(head, head.started_min - 0.1)
+                              + ray_head_start(head, head.started_min - 0.6)
+                              + ray_check(head, job.total_nodes, counts, head.started_min - 0.8, finished=False))
+    return sc, job
+
+
+def _pulling(job: JobM, since: float) -> None:
+    for p in job.task("rollout").pods:
+        p.phase = "Pending"
+        p.waiting_all = waiting("ContainerCreating")
+        p.collect_logs = False
+        p.events.append(pod_event(p, "Pulling", f'Pulling image "{p.task.d.image}"', since, etype="Normal"))
+
+
+def _preparing(job: JobM, downloads: int) -> None:
+    for p in job.task("rollout").pods:
+        p.logs = main_logs(p, rank_lines(p) + "Executing prepare script...\n" + "".join(
+            f"[{lts(p.started_min - 0.2 - k * 0.3, k)}] Downloading dataset shard {k + 1}/64 (1.2 GB) ...\n"
+            for k in range(downloads)))
+
+
+@family
+def head_check_in_window() -> list[Scenario]:
+    out = []
+    for age in (4, 8, 12):
+        sc, job = _head_waits(f"young-head-waits-workers-pulling-{_age(age)}", age, polls=int((age - 2) * 5.5))
+        _pulling(job, since=age - 0.5)
+        sc.expects(f"Submitted {_age(age)} ago: the Head's node check is inside its 15 minutes at 1 of 4 nodes "
+                   "while the workers' pods pull the image. " + STILL, healthy=True)
+        out.append(sc)
+    for age in (5, 11):
+        sc, job = _head_waits(f"young-head-waits-workers-preparing-{_age(age)}", age, polls=int((age - 2) * 5.5))
+        _preparing(job, downloads=int(age * 2))
+        sc.expects(f"Submitted {_age(age)} ago: the Head's node check is inside its window while every worker "
+                   "is still downloading in its prepare script. " + STILL, healthy=True)
+        out.append(sc)
+    sc, job = _head_waits("young-head-count-rising-6m", 6, polls=0, counts=[1, 1, 1, 2, 2, 2, 3, 3])
+    for p in job.task("rollout").pods:
+        p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, p.started_min - 0.1) + worker_connect(p))
+    sc.expects("Six minutes old: the Head's node count rises 1, 2, 3 of 4 inside its window. " + STILL,
+               healthy=True)
+    out.append(sc)
+    return out
+
+
+@family
+def head_check_past_window() -> list[Scenario]:
+    out = []
+    for age, polls in ((19, 86), (27, 86)):
+        sc, job = _head_waits(f"young-head-waits-expired-{_age(age)}", age, polls=polls)
+        for p in job.task("rollout").pods:
+            p.collect_logs = False
+        sc.expects(f"Submitted {_age(age)} ago: the Head has waited past its 15-minute node check at 1 of 4 nodes; "
+                   "the workers' logs were not collected.", first="rlark.ray.waiting-for-nodes",
+                   last_stage="ray-cluster-forming")
+        out.append(sc)
+    sc, job = _head_waits("young-head-stalled-workers-up-10m", 10, polls=48)
+    for p in job.task("rollout").pods:
+        p.collect_logs = False
+    sc.expects("Ten minutes old: inside the check's 15 minutes, but the node count has stood at 1 of 4 for eight "
+               "minutes while every worker pod is Running: stalled, not starting.",
+               first="rlark.ray.waiting-for-nodes")
+    out.append(sc)
+    return out
+
+
+# ------------------------------------------------------------------------------------ a worker retrying the Head
+
+
+@family
+def worker_retries_head() -> list[Scenario]:
+    out = []
+    for age, attempts in ((2, 8), (3.5, 20)):
+        name = f"young-worker-retries-head-{_age(age)}"
+        sc = Scenario(name)
+        sc.cluster("gpu-a")
+        job = standard_job(sc, f"sft-{_age(age)}-retry", workers=2, age_min=age)
+        head = _head(job)
+        head.logs = main_logs(head, rank_lines(head) + prepare_ok(head, head.started_min - 0.1))
+        for p in job.task("rollout").pods:
+            p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, 0)
+                               + worker_connect(p, attempts_unreachable=attempts, reachable=False))
+        sc.expects(f"Submitted {_age(age)} ago: the Head is still in its prepare script and the workers retry it "
+                   f"({attempts} attempts). " + STILL, healthy=True)
+        out.append(sc)
+    sc = Scenario("young-worker-retries-head-expired-14m")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, "sft-14m-retry", workers=2, age_min=14)
+    head = _head(job)
+    head.logs = main_logs(head, head_waiting_log(head, polls=60, stuck_at=1))
+    for p in job.task("rollout").pods:
+        p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, 0)
+                           + worker_connect(p, attempts_unreachable=120, reachable=False))
+    sc.expects("Fourteen minutes old: the Head has run Ray for twelve minutes and the workers have retried it all "
+               "that time without reaching it.", first="rlark.ray.head-unreachable")
+    out.append(sc)
+    return out
+
+
+# ------------------------------------------------------------------------------------ image pulls, unscheduled pods
+
+
+@family
+def pulls() -> list[Scenario]:
+    out = []
+    for age in (3, 9, 13):
+        sc = Scenario(f"young-pulling-{_age(age)}")
+        sc.cluster("gpu-a")
+        job = standard_job(sc, f"grpo-pull-{_age(age)}", workers=2, age_min=age)
+        for t in job.tasks:
+            for p in t.pods:
+                p.phase, p.collect_logs = "Pending", False
+                p.waiting_all = waiting("ContainerCreating")
+                p.events.append(pod_event(p, "Pulling", f'Pulling image "{t.d.image}"', age - 0.6, etype="Normal"))
+        sc.expects(f"Submitted {_age(age)} ago: every pod is scheduled and pulling the image, no pull has failed. "
+                   + STILL, healthy=True)
+        out.append(sc)
+    sc = Scenario("young-pull-stalled-40m")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, "grpo-pull-40m", workers=2, age_min=40)
+    for t in job.tasks:
+        for p in t.pods:
+            p.phase, p.collect_logs = "Pending", False
+            p.waiting_all = waiting("ContainerCreating")
+            p.events.append(pod_event(p, "Pulling", f'Pulling image "{t.d.image}"', 39.4, etype="Normal"))
+    sc.expects("Forty minutes pulling the image without a Pulled event: the pull is stalled, past any window.",
+               first="pod.image.pull-slow")
+    out.append(sc)
+    for seconds in (15, 50):
+        sc = Scenario(f"young-pending-untried-{seconds}s")
+        sc.cluster("gpu-a")
+        job = standard_job(sc, f"ppo-untried-{seconds}s", workers=2, age_min=seconds / 60)
+        for t in job.tasks:
+            for p in t.pods:
+                p.node, p.ip, p.phase, p.collect_logs = None, None, "Pending", False
+                p.conditions = []
+        sc.expects(f"Submitted {seconds}s ago: the pods are Pending and the scheduler has not tried them yet. "
+                   + STILL, healthy=True)
+        out.append(sc)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    SCENARIOS.mkdir(parents=True, exist_ok=True)
+    for d in SCENARIOS.iterdir():
+        if d.is_dir() and d.name.startswith(PREFIX):
+            shutil.rmtree(d)
+    names: set[str] = set()
+    for fn in REGISTRY:
+        for sc in fn():
+            if sc.name in names or not sc.name.startswith(PREFIX):
+                raise SystemExit(f"{sc.name}: duplicate or not a {PREFIX} name")
+            names.add(sc.name)
+            sc.write()
+    print(f"wrote {len(names)} bundles", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
