@@ -34,15 +34,17 @@ def still_open(since: datetime | None, window: float | None, now: datetime) -> b
 
 
 def within(trigger: Trigger, hits: list[Hit], *, now: datetime, fallback: float) -> list[Hit]:
-    """Copies of a signal trigger's `hits` (shared between cases) with the trigger's window, or `fallback`
-    seconds when it states none, and whether that window is still open. A hit without a start keeps its own."""
-    window = trigger.window if trigger.window is not None else fallback
+    """Copies of a signal trigger's `hits` (shared between cases) with their window - the deadline the evidence
+    itself states (Ray's check prints its own), else the trigger's, else `fallback` seconds - and whether it is
+    still open. A hit without a start keeps its own verdict."""
+    default = trigger.window if trigger.window is not None else fallback
     out = []
     for h in hits:
         if h.since is None:
             out.append(h)
-        else:
-            out.append(replace(h, window=window, starting=still_open(h.since, window, now)))
+            continue
+        window = h.window if h.window is not None else default  # a deadline the evidence states comes first
+        out.append(replace(h, window=window, starting=still_open(h.since, window, now)))
     return out
 
 

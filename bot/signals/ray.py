@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -126,8 +127,20 @@ def waiting_for_nodes(sc: SignalContext) -> list[Hit]:
         if stalled:
             items.append(EvidenceItem(ctx.key, stalled))
         hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False,
-                        since=None if stalled else wait_began(sc, ctx, view, m.waiting)))
+                        since=None if stalled else wait_began(sc, ctx, view, m.waiting),
+                        window=_stated_deadline(view, m.waiting)))
     return hits
+
+
+_REMAINING = re.compile(r"Time remaining: (\d+)\s*s\b")
+_DEADLINE_LOOK = 8192  # the check prints its first "Time remaining" right after its first poll
+
+
+def _stated_deadline(view: LogView, waiting: int) -> float | None:
+    """The node check's own deadline, in seconds, when its log states it: the first "Time remaining: 900s"
+    after "Waiting for N nodes" (the check's whole window, printed at its first poll)."""
+    found = _REMAINING.search(view.text, waiting, waiting + _DEADLINE_LOOK)
+    return float(found.group(1)) if found is not None and int(found.group(1)) > 0 else None
 
 
 def _stalled(sc: SignalContext, head: PodCtx, view: LogView) -> str:

@@ -10,6 +10,7 @@ message that says the creation failed), the case is the first answer whatever th
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from collections.abc import Callable
@@ -202,6 +203,35 @@ def head_check_past_window() -> list[Scenario]:
     sc.expects("Ten minutes old: inside the check's 15 minutes, but the node count has stood at 1 of 4 for eight "
                "minutes while every worker pod is Running: stalled, not starting.",
                first="rlark.ray.waiting-for-nodes")
+    out.append(sc)
+    return out
+
+
+def _deadline(text: str, seconds: int) -> str:
+    """The node check's printed countdown as if it had been configured for `seconds` instead of 900."""
+    return re.sub(r"Time remaining: (\d+)s", lambda m: f"Time remaining: {max(0, int(m.group(1)) + seconds - 900)}s",
+                  text)
+
+
+@family
+def head_check_stated_deadline() -> list[Scenario]:
+    out = []
+    sc, job = _head_waits("young-head-check-30m-deadline-20m", 20, polls=0, counts=[1, 1, 2, 2, 2, 3] * 16)
+    head = _head(job)
+    head.logs["main"] = _deadline(head.logs["main"], 1800)
+    _pulling(job, since=12)
+    for p in job.task("rollout").pods[:2]:
+        p.phase, p.waiting_all, p.collect_logs = "Running", None, True
+        p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, p.started_min - 0.1) + worker_connect(p))
+    sc.expects("Twenty minutes old: the Head's node check counts down from 1800 s (it was given 30 minutes) and "
+               "is at 3 of 4 while the last worker still pulls its image. " + STILL, healthy=True)
+    out.append(sc)
+    sc, job = _head_waits("young-head-check-5m-deadline-9m", 9, polls=0, counts=[1] * 40)
+    head = _head(job)
+    head.logs["main"] = _deadline(head.logs["main"], 300)
+    _pulling(job, since=8.5)
+    sc.expects("Nine minutes old: the Head's node check counts down from 300 s and has run seven minutes at 1 of 4 "
+               "nodes: its own deadline has passed.", first="rlark.ray.waiting-for-nodes")
     out.append(sc)
     return out
 
