@@ -38,7 +38,7 @@ def _at(runbook: Runbook, name: str, later: timedelta) -> Diagnosis:
     exp = load_expect(SCENARIOS / name / "expect.yaml")
     evidence = read_bundle(SCENARIOS / name / "bundle")
     assert evidence.captured_at is not None
-    return diagnose(evidence, runbook, now=evidence.captured_at + later, target=Target.parse(exp.target),
+    return diagnose(evidence, runbook, now=evidence.captured_at + later, target=Target.parse(exp.target, exp.namespace),
                     redactor=Redactor())
 
 
@@ -64,7 +64,7 @@ def test_past_its_window_or_with_a_named_failure_it_is_not(name: str, diagnosed:
     assert diag.findings[0].severity in ("critical", "error", "warning")
 
 
-@pytest.mark.parametrize("name", [n for n in OPEN if "no-pods" in n or "head-waits" in n])
+@pytest.mark.parametrize("name", [n for n in OPEN if "no-pods" in n or "head-waits" in n or "scaling-up" in n])
 def test_the_same_evidence_read_after_the_window_is_the_failure(runbook: Runbook, name: str) -> None:
     """Nothing in the bundle changes but `now`: 20 minutes later every window of these families has passed."""
     diag = _at(runbook, name, timedelta(minutes=20))
@@ -75,6 +75,11 @@ def test_the_same_evidence_read_after_the_window_is_the_failure(runbook: Runbook
 def test_a_stalled_count_is_said_in_the_evidence(diagnosed: Callable[[str], Diagnosis]) -> None:
     f = diagnosed("young-head-stalled-workers-up-10m").findings[0]
     assert f.id == "rlark.ray.waiting-for-nodes" and any("stalled" in e.text for e in f.evidence)
+
+
+def test_the_autoscaler_answer_is_part_of_the_evidence(diagnosed: Callable[[str], Diagnosis]) -> None:
+    f = diagnosed("young-ci-scaling-up-4m").findings[0]
+    assert f.starting and any("autoscaler answered" in e.text for e in f.evidence)
 
 
 def test_a_refusal_is_part_of_the_evidence(diagnosed: Callable[[str], Diagnosis]) -> None:
@@ -91,10 +96,13 @@ def test_the_note_says_still_starting_in_each_language(diagnosed: Callable[[str]
     assert all(w in text for w in words), text
 
 
-@pytest.mark.parametrize(("name", "starting"), [("young-no-pods-6m", True), ("young-no-pods-expired-30m", False)])
+@pytest.mark.parametrize(("name", "starting"), [("young-no-pods-6m", True), ("young-no-pods-expired-30m", False),
+                                                ("young-ci-scaling-up-4m", True), ("young-ci-no-autoscaler-2m", False)])
 def test_the_json_report_says_starting(name: str, starting: bool, capsys: pytest.CaptureFixture[str]) -> None:
-    target = load_expect(SCENARIOS / name / "expect.yaml").target
-    assert main(["diagnose", target, "--snapshot", str(SCENARIOS / name / "bundle"), "--format", "json"]) == 0
+    exp = load_expect(SCENARIOS / name / "expect.yaml")
+    where = ["--namespace", exp.namespace] if exp.namespace else []
+    assert main(["diagnose", exp.target, *where, "--snapshot", str(SCENARIOS / name / "bundle"), "--format",
+                 "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["starting"] is starting
     assert [f["severity"] for f in doc["findings"]][:1] == (["info"] if starting else ["error"])

@@ -15,6 +15,7 @@ import shutil
 import sys
 from collections.abc import Callable
 
+from tests.scenariogen import ci
 from tests.scenariogen.rlark import (
     SCENARIOS,
     JobM,
@@ -37,11 +38,12 @@ from tests.scenariogen.rlark import (
 )
 
 PREFIX = "young-"
-REGISTRY: list[Callable[[], list[Scenario]]] = []
+AnyScenario = Scenario | ci.Scenario
+REGISTRY: list[Callable[[], list[AnyScenario]]] = []
 STILL = "Still starting: nothing at error level or above."
 
 
-def family(fn: Callable[[], list[Scenario]]) -> Callable[[], list[Scenario]]:
+def family(fn: Callable[[], list[AnyScenario]]) -> Callable[[], list[AnyScenario]]:
     REGISTRY.append(fn)
     return fn
 
@@ -80,8 +82,8 @@ FAILING_MESSAGES = [
 
 
 @family
-def task_without_pods() -> list[Scenario]:
-    out = []
+def task_without_pods() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
     for i, age in enumerate((0.4, 2, 6, 9, 13.5)):
         msg = NEUTRAL_MESSAGES[i % len(NEUTRAL_MESSAGES)]
         sc, _job = _no_pods(f"young-no-pods-{_age(age)}", age, message=msg)
@@ -104,8 +106,8 @@ def task_without_pods() -> list[Scenario]:
 
 
 @family
-def refused_while_young() -> list[Scenario]:
-    out = []
+def refused_while_young() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
     for age in (2.5, 7):
         sc, job = _no_pods(f"young-quota-refused-{_age(age)}", age)
         t = job.task("rollout")
@@ -163,8 +165,8 @@ def _preparing(job: JobM, downloads: int) -> None:
 
 
 @family
-def head_check_in_window() -> list[Scenario]:
-    out = []
+def head_check_in_window() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
     for age in (4, 8, 12):
         sc, job = _head_waits(f"young-head-waits-workers-pulling-{_age(age)}", age, polls=int((age - 2) * 5.5))
         _pulling(job, since=age - 0.5)
@@ -187,8 +189,8 @@ def head_check_in_window() -> list[Scenario]:
 
 
 @family
-def head_check_past_window() -> list[Scenario]:
-    out = []
+def head_check_past_window() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
     for age, polls in ((19, 86), (27, 86)):
         sc, job = _head_waits(f"young-head-waits-expired-{_age(age)}", age, polls=polls)
         for p in job.task("rollout").pods:
@@ -214,8 +216,8 @@ def _deadline(text: str, seconds: int) -> str:
 
 
 @family
-def head_check_stated_deadline() -> list[Scenario]:
-    out = []
+def head_check_stated_deadline() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
     sc, job = _head_waits("young-head-check-30m-deadline-20m", 20, polls=0, counts=[1, 1, 2, 2, 2, 3] * 16)
     head = _head(job)
     head.logs["main"] = _deadline(head.logs["main"], 1800)
@@ -240,8 +242,8 @@ def head_check_stated_deadline() -> list[Scenario]:
 
 
 @family
-def worker_retries_head() -> list[Scenario]:
-    out = []
+def worker_retries_head() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
     for age, attempts in ((2, 8), (3.5, 20)):
         name = f"young-worker-retries-head-{_age(age)}"
         sc = Scenario(name)
@@ -273,8 +275,8 @@ def worker_retries_head() -> list[Scenario]:
 
 
 @family
-def pulls() -> list[Scenario]:
-    out = []
+def pulls() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
     for age in (3, 9, 13):
         sc = Scenario(f"young-pulling-{_age(age)}")
         sc.cluster("gpu-a")
@@ -312,6 +314,54 @@ def pulls() -> list[Scenario]:
     return out
 
 
+# ------------------------------------------------------------------------------------ an autoscaler bringing up a node
+
+NO_ROOM = ("0/12 nodes are available: 3 Insufficient huawei.com/Ascend910, 9 node(s) didn't match Pod's node "
+           "affinity/selector. preemption: 0/12 nodes are available: 3 No preemption victims found for incoming "
+           "pod, 9 Preemption is not helpful for scheduling.")
+ANSWERS = [
+    ("Nominated", "Pod should schedule on: nodeclaim/a2-npu-{salt}", "karpenter"),
+    ("TriggeredScaleUp", "pod triggered scale-up: [{{a2-npu-pool-{salt} 3->4 (max: 16)}}]", "cluster-autoscaler"),
+]
+
+
+def _unplaced_runner(name: str, description: str, age: float, salt: str) -> tuple[ci.Scenario, str]:
+    runner = ci.runner_name("linux-aarch64-a2-16", salt[:5], salt[5:10])
+    s = ci.Scenario(name, description, f"pod/{runner}")
+    ci.unschedulable_runner(s, runner, created=age, message=NO_ROOM, count=max(1, int(age * 3)))
+    return s, runner
+
+
+@family
+def scaling_up() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
+    for i, age in enumerate((1.5, 4, 8)):
+        reason, msg, component = ANSWERS[i % 2]
+        s, runner = _unplaced_runner(f"young-ci-scaling-up-{_age(age)}", f"A runner pod {_age(age)} old does not "
+                                     f"fit any node for lack of NPUs, and the autoscaler answered ({reason}): a node "
+                                     "is on its way. " + STILL, age, f"su{i}k7q2w9")
+        s.ev(runner, reason, msg.format(salt=f"x{i}q7z"), age - 0.05, component=component)
+        out.append(ci.expect(s, healthy=True))
+    s, runner = _unplaced_runner("young-ci-scaling-up-expired-25m", "The autoscaler nominated a node 25 minutes ago "
+                                 "and the runner pod still does not fit: past the window, the shortage is the answer.",
+                                 25, "se5t8v1n3m")
+    s.ev(runner, "Nominated", "Pod should schedule on: nodeclaim/a2-npu-r8d2k", 24.9, component="karpenter")
+    out.append(ci.expect(s, "pod.schedule.insufficient-resources"))
+    s, runner = _unplaced_runner("young-ci-scale-up-refused-3m", "Three minutes old; the autoscaler first scaled up, "
+                                 "then said it would not (max node group size reached): nothing is coming.",
+                                 3, "sr2f6g4h8j")
+    s.ev(runner, "TriggeredScaleUp", "pod triggered scale-up: [{a2-npu-pool 15->16 (max: 16)}]", 2.9,
+         component="cluster-autoscaler")
+    s.ev(runner, "NotTriggerScaleUp", "pod didn't trigger scale-up: 1 max node group size reached", 1.2,
+         component="cluster-autoscaler")
+    out.append(ci.expect(s, "pod.schedule.insufficient-resources"))
+    s, _runner = _unplaced_runner("young-ci-no-autoscaler-2m", "Two minutes old, the scheduler tried and no node has "
+                                  "room, and no autoscaler answered: a shortage now, whatever the pod's age.",
+                                  2, "na9c3x5z7b")
+    out.append(ci.expect(s, "pod.schedule.insufficient-resources"))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     SCENARIOS.mkdir(parents=True, exist_ok=True)
     for d in SCENARIOS.iterdir():
@@ -323,7 +373,10 @@ def main(argv: list[str] | None = None) -> int:
             if sc.name in names or not sc.name.startswith(PREFIX):
                 raise SystemExit(f"{sc.name}: duplicate or not a {PREFIX} name")
             names.add(sc.name)
-            sc.write()
+            if isinstance(sc, ci.Scenario):
+                sc.write(SCENARIOS / sc.name)
+            else:
+                sc.write()
     print(f"wrote {len(names)} bundles", file=sys.stderr)
     return 0
 
