@@ -8,7 +8,8 @@ job starts, on the same pod or on a pod the other depends on:
   Within one container log, the earlier line explains the later one (a conda environment that
   fails to activate explains the "Ray CLI is not found" printed after it); a previous container instance
   explains what its restarted instance shows - unless it is the lesser finding (a warning of the earlier
-  instance, an event about an older pod UID, does not explain the errors the current instance shows);
+  instance does not explain the errors the current instance shows; nothing about an older pod UID explains
+  what its replacement shows);
   otherwise the earlier stage explains the later one (a PVC that never binds explains anything the pod's logs
   could say).
 * **Head, then workers.** Every worker depends on the Head. A Head that failed before its Ray cluster could
@@ -76,12 +77,19 @@ def _lesser_history(a: Hit, b: Hit, a_severity: str, b_severity: str | None) -> 
             and SEVERITY_ORDER.get(a_severity, 3) > SEVERITY_ORDER.get(b_severity, 3))
 
 
+def _other_object(a: Hit, b: Hit) -> bool:
+    """Whether `a` is about an earlier object instance of the same pod name (an older pod UID, whose events outlive
+    it) than `b`: what happened to a pod that was replaced does not explain what its replacement does."""
+    return (a.pod == b.pod and a.earlier_instance and not b.earlier_instance and bool(a.instance)
+            and bool(b.instance) and a.instance != b.instance)
+
+
 def hit_explains(a: Hit, b: Hit, *, a_severity: str, roles: Roles, b_severity: str | None = None) -> bool:
     """Whether hit `a` (of a finding with `a_severity`) is an earlier failure that explains hit `b` (of a finding
     with `b_severity`, when known)."""
     if not a.concrete or a.pod is None or b.pod is None or a is b:
         return False
-    if _lesser_history(a, b, a_severity, b_severity):
+    if _lesser_history(a, b, a_severity, b_severity) or _other_object(a, b):
         return False
     order = _stamped_before(a, b)
     if order is False and a.when != b.when:

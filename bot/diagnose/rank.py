@@ -38,7 +38,7 @@ ORDER = (
          "rlark-jobs § Job 与 Worker 状态不一致: 刚完成以下操作时，短暂不一致是正常的：创建 Job。"
          "先等待状态完成一次同步，再比较 Job、Task 和 Pod 阶段。"),
     Rule("history", "the current instance's failures before a lesser finding that only an earlier instance "
-         "(a previous container, an older pod UID) shows",
+         "(a previous container, an older pod UID) shows, and before anything only a replaced pod's older UID shows",
          "rlark-jobs § Job 与 Worker 状态不一致: 同名 Worker 同时出现多个 IP 或状态时，控制台不会自动把它们关联为"
          "一次重试。请按查看 Worker 与 Pod记录实例信息；需要还原替换时间线时，请让管理员查询数据面 Pod UID 和事件。"),
     Rule("unexplained", "a failure no other matched failure explains before one that is explained (relations.py)",
@@ -102,13 +102,25 @@ def _only_earlier(f: Finding) -> bool:
 
 
 def _mark_history(findings: list[Finding]) -> None:
-    """`history` on each finding that only an earlier instance shows and that is less severe than a failure of the
-    current instance: a warning about a container that is gone never outranks what the current one shows."""
-    current = [SEVERITY_ORDER[f.severity] for f in findings
-               if f.severity in FAILURE_SEVERITIES and f.case.category != "risk" and not _only_earlier(f)]
-    worst = min(current, default=None)
+    """`history` on each finding that only an earlier instance shows, when the current instance shows worse (a
+    warning about a container that is gone never outranks what the current one shows), or, for a pod that was
+    replaced (an older pod UID), as bad on that same pod: the replacement got past what ended the older object."""
+    failures = [f for f in findings if f.severity in FAILURE_SEVERITIES and f.case.category != "risk"
+                and not _only_earlier(f)]
+    worst = min((SEVERITY_ORDER[f.severity] for f in failures), default=None)
+    now_uid: dict[str, str] = {}
+    worst_on: dict[str, int] = {}
+    for f in failures:
+        for h in f.hits:
+            if h.pod and not h.earlier_instance:
+                now_uid.setdefault(h.pod, h.instance)
+                worst_on[h.pod] = min(worst_on.get(h.pod, 3), SEVERITY_ORDER[f.severity])
     for f in findings:
-        f.history = worst is not None and _only_earlier(f) and SEVERITY_ORDER[f.severity] > worst
+        sev = SEVERITY_ORDER[f.severity]
+        older = bool(f.hits) and all(h.earlier_instance and h.pod in worst_on and h.instance
+                                     and h.instance != now_uid.get(h.pod) and worst_on[h.pod] <= sev
+                                     for h in f.hits)
+        f.history = _only_earlier(f) and ((worst is not None and sev > worst) or older)
 
 
 def _explain_first(ordered: list[Finding], rels: dict[tuple[str, str], Relation]) -> None:
