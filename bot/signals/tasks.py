@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from bot.models import Pod, Task
@@ -51,10 +52,21 @@ def no_worker(sc: SignalContext) -> list[Hit]:
         items.extend(refusals)
         # Without a reason in the evidence, a Task without pods is on its way until its window passes (young.py):
         # it waits from its creation. A reason (replicas 0, no usable Node, a refused creation) is a failure now.
-        reason = len(items) > 1 or classify(task.status.message) is Kind.ERROR
+        reason = len(items) > 1 or _names_failure(task.status.message)
         since = None if reason else (task.metadata.creation_timestamp or _job_created(sc))
         hits.append(Hit(items, stage=INDEX["pod-created"], since=since))
     return hits
+
+
+# What the API server and the admission chain answer when they refuse a workload (quota, RBAC, webhooks), in the
+# words a Task or StatefulSet status message carries them, besides what reads as an error line anywhere.
+REFUSED = re.compile(r"(?i)\bforbidden\b|exceeded quota|\bdenied\b|\binvalid\b|\bback-?off\b|\bunable to\b|"
+                     r"\bcannot\b|拒绝|超出|无法")
+
+
+def _names_failure(message: str) -> bool:
+    """Whether a status message says the workload was refused or failed (not that it is on its way)."""
+    return bool(message) and (classify(message) is Kind.ERROR or REFUSED.search(message) is not None)
 
 
 def _job_created(sc: SignalContext) -> datetime | None:

@@ -146,3 +146,50 @@ def test_a_note_cannot_have_a_window(runbook: Runbook) -> None:
     case["severity"] = "info"
     with pytest.raises(ValidationError, match="note already"):
         Case.model_validate(case)
+
+
+# ------------------------------------------------------------------------------------ what a Task's message says
+
+
+def _young_task(runbook: Runbook, message: str, *, minutes: float = 3) -> Diagnosis:
+    from bot.models import Evidence, Job, Task
+
+    created = (NOW - timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    job = Job.model_validate({"metadata": {"name": "ppo-y", "creationTimestamp": created},
+                              "spec": {"tasks": [{"name": "actor", "head": True, "nodeSelector": {"gpu": "h100"}}]}})
+    task = Task.model_validate({
+        "metadata": {"name": "ppo-y-actor", "namespace": "rlark-gpu-a", "labels": {"rlinf.io/job": "ppo-y"},
+                     "creationTimestamp": created},
+        "spec": {"name": "actor", "head": True, "nodeSelector": {"gpu": "h100"},
+                 "kubernetes": {"workload": {"kind": "StatefulSet", "replicas": 1}}},
+        "status": {"phase": "Pending", "message": message}})
+    job.cluster = task.cluster = "control-plane"
+    ev = Evidence(captured_at=NOW, clusters=["control-plane"], jobs=[job], tasks=[task])
+    return diagnose(ev, runbook, now=NOW, target=Target.parse("job/ppo-y"), redactor=Redactor())
+
+
+@pytest.mark.parametrize("message", [
+    "", "Waiting for pods to be created", "StatefulSet ppo-y-actor created", "等待 Pod 创建", "正在创建工作负载",
+    "reconciling workload (attempt 1)", "Pending: 0/1 replicas ready", "pulling image registry.example/rlinf:0.2",
+])
+def test_a_young_task_whose_message_names_no_failure_is_still_starting(runbook: Runbook, message: str) -> None:
+    diag = _young_task(runbook, message)
+    assert [(f.id, f.severity) for f in diag.findings] == [("rlark.task.no-worker", "info")] and diag.starting
+
+
+@pytest.mark.parametrize("message", [
+    'pods "ppo-y-actor-0" is forbidden: exceeded quota: rlark-system-gpu',
+    "Error creating: admission webhook \"vpod.rlark.io\" denied the request: GPU limit",
+    "failed to create StatefulSet: Internal error occurred",
+    "工作负载创建失败：超出配额",
+    "创建 Pod 失败: 资源不足",
+])
+def test_a_young_task_whose_message_names_a_failure_is_one(runbook: Runbook, message: str) -> None:
+    diag = _young_task(runbook, message)
+    assert [(f.id, f.severity) for f in diag.findings][:1] == [("rlark.task.no-worker", "error")]
+    assert not diag.starting
+
+
+def test_the_same_task_an_hour_old_is_a_failure(runbook: Runbook) -> None:
+    diag = _young_task(runbook, "Waiting for pods to be created", minutes=60)
+    assert [(f.id, f.severity) for f in diag.findings][:1] == [("rlark.task.no-worker", "error")]
