@@ -62,8 +62,9 @@ def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
     hits: list[Hit] = []
     for trigger in case.when:
         if trigger.signal is not None:
-            hits.extend(within(trigger, _signal_hits(trigger.signal, sc), now=sc.now,
-                               fallback=sc.thresholds.start_window_seconds))
+            found = _signal_hits(trigger.signal, sc)
+            if found:
+                hits.extend(within(trigger, found, now=sc.now, fallback=sc.thresholds.start_window_seconds))
             continue
         for ctx in narrow.pods(trigger, scope.pods + others):
             hit = match_trigger(trigger, ctx, matcher=matcher, candidates=candidates)

@@ -37,6 +37,8 @@ def within(trigger: Trigger, hits: list[Hit], *, now: datetime, fallback: float)
     """Copies of a signal trigger's `hits` (shared between cases) with their window - the deadline the evidence
     itself states (Ray's check prints its own), else the trigger's, else `fallback` seconds - and whether it is
     still open. A hit without a start keeps its own verdict."""
+    if all(h.since is None for h in hits):
+        return hits
     default = trigger.window if trigger.window is not None else fallback
     out = []
     for h in hits:
