@@ -69,7 +69,8 @@ def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
         for ctx in narrow.pods(trigger, scope.pods + others):
             hit = match_trigger(trigger, ctx, matcher=matcher, candidates=candidates)
             if hit is not None:
-                hits.append(hit)
+                hits.extend(within(trigger, [hit], now=sc.now, fallback=sc.thresholds.start_window_seconds)
+                            if hit.since is not None else (hit,))
     return hits
 
 

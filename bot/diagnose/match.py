@@ -200,6 +200,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
         if item is None:
             return None
         items.append(item)
+    found_event: _EventHit | None = None
     if trigger.event is not None:
         found_event = match_event(trigger.event, ctx)
         if found_event is None:
@@ -219,6 +220,8 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
     # A log line's own time is read later (engine._refine): it places the hit more precisely than a state or event.
+    # A windowed trigger's wait began when its event was first seen (young.py decides whether it still runs).
+    since = found_event.when if trigger.window is not None and found_event is not None else None
     return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at,
                concrete=concrete and not trigger.waits, when=None if at is not None else when,
-               state=verdict, instance=instance)
+               state=verdict, instance=instance, since=since)

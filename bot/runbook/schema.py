@@ -145,8 +145,9 @@ class Trigger(Strict):
             raise ValueError("a signal trigger stands alone: put pod conditions in another trigger")
         if self.signal is None and not parts:
             raise ValueError("a trigger needs at least one of container, pod, event, log, signal")
-        if self.window is not None and self.signal is None:
-            raise ValueError("a window needs a signal trigger: a signal says when the wait it reports began")
+        if self.window is not None and self.signal is None and self.event is None:
+            raise ValueError("a window needs a signal or an event: a signal says when the wait it reports began, "
+                             "an event was first seen when it began")
         return self
 
 

@@ -64,7 +64,8 @@ def test_past_its_window_or_with_a_named_failure_it_is_not(name: str, diagnosed:
     assert diag.findings[0].severity in ("critical", "error", "warning")
 
 
-@pytest.mark.parametrize("name", [n for n in OPEN if "no-pods" in n or "head-waits" in n or "scaling-up" in n])
+@pytest.mark.parametrize("name", [n for n in OPEN if any(k in n for k in ("no-pods", "head-waits", "scaling-up",
+                                                                        "claim"))])
 def test_the_same_evidence_read_after_the_window_is_the_failure(runbook: Runbook, name: str) -> None:
     """Nothing in the bundle changes but `now`: 20 minutes later every window of these families has passed."""
     diag = _at(runbook, name, timedelta(minutes=20))
@@ -135,9 +136,12 @@ def test_a_window_without_a_unit_or_out_of_range_is_refused(text: object) -> Non
         Trigger.model_validate({"signal": "ray.waiting-for-nodes", "window": text})
 
 
-def test_a_window_needs_a_signal_that_says_when_the_wait_began() -> None:
-    with pytest.raises(ValidationError, match="signal"):
+def test_a_window_needs_a_signal_or_an_event_that_says_when_the_wait_began() -> None:
+    with pytest.raises(ValidationError, match="signal or an event"):
         Trigger.model_validate({"pod": {"phase": "Pending"}, "window": "5m"})
+    t = Trigger.model_validate({"pod": {"phase": "Pending"}, "event": {"reason": "^ExternalProvisioning$"},
+                                "window": "5m"})
+    assert t.window == 300.0
 
 
 def test_a_note_cannot_have_a_window(runbook: Runbook) -> None:

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 
 from tests.scenariogen import ci
+from tests.scenariogen.common import meta
 from tests.scenariogen.rlark import (
     SCENARIOS,
     JobM,
@@ -311,6 +312,73 @@ def pulls() -> list[AnyScenario]:
         sc.expects(f"Submitted {seconds}s ago: the pods are Pending and the scheduler has not tried them yet. "
                    + STILL, healthy=True)
         out.append(sc)
+    return out
+
+
+# ------------------------------------------------------------------------------------ a claim being provisioned
+
+UNBOUND = ("0/8 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/8 nodes are "
+           "available: 8 Preemption is not helpful for scheduling.")
+
+
+def _claim_job(name: str, age: float, *, scheduler_tried: bool, provisioner: bool,
+               failed: str = "") -> Scenario:
+    sc = Scenario(name)
+    c = sc.cluster("gpu-a")
+    claim = f"ppo-{_age(age)}-ckpt"
+    mounts = [{"name": "ckpt", "mountPath": "/data/checkpoints"}]
+    vols = [{"name": "ckpt", "persistentVolumeClaim": {"claimName": claim}}]
+    job = standard_job(sc, f"ppo-claim-{name.removeprefix(PREFIX)[-12:].strip('-')}", workers=1, age_min=age,
+                       head_kw={"mounts": mounts, "volumes": vols, "pvc_map": {claim: "juicefs-sc"}})
+    head = _head(job)
+    sc.node(head.node or "").used_gpus = 0
+    head.node, head.ip, head.phase, head.collect_logs, head.conditions = None, None, "Pending", False, []
+    if scheduler_tried:
+        head.events.append(pod_event(head, "FailedScheduling", UNBOUND, age - 0.05, 0.1, count=max(1, int(age * 2)),
+                                     component="default-scheduler"))
+    uid = stable_uid("rlark-system", claim)
+    c.pvcs.append({"kind": "PersistentVolumeClaim", "apiVersion": "v1",
+                   "metadata": meta(claim, "rlark-system", created=ts(age - 0.03), uid=uid),
+                   "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "50Gi"}},
+                            "storageClassName": "juicefs-sc", "volumeMode": "Filesystem"},
+                   "status": {"phase": "Pending"}})
+    if provisioner:
+        c.extra_events.append(event(
+            "rlark-system", kind="PersistentVolumeClaim", name=claim, uid=uid, reason="ExternalProvisioning",
+            component="persistentvolume-controller", first=ts(age - 0.03), last=ts(0.05), count=max(1, int(age * 4)),
+            message="Waiting for a volume to be created either by the external provisioner 'csi.juicefs.com' or "
+                    "manually by the system administrator. If volume creation is delayed, please verify that the "
+                    "provisioner is running and correctly registered."))
+    if failed:
+        c.extra_events.append(event(
+            "rlark-system", kind="PersistentVolumeClaim", name=claim, uid=uid, reason="ProvisioningFailed",
+            etype="Warning", component="csi.juicefs.com", first=ts(age - 0.1), last=ts(0.1), count=3, message=failed))
+    for p in job.task("rollout").pods:
+        p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, 0) + worker_connect(p, attempts_unreachable=3,
+                                                                                 reachable=False))
+    return sc
+
+
+@family
+def claims() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
+    for age, tried, prov in ((0.3, False, False), (1.5, True, True), (3.5, True, True), (2.5, False, True)):
+        sc = _claim_job(f"young-claim-provisioning-{_age(age)}{'' if tried else '-untried'}", age,
+                        scheduler_tried=tried, provisioner=prov)
+        sc.expects(f"Submitted {_age(age)} ago: the Head's checkpoint claim is being provisioned"
+                   + (" (the external provisioner is working)" if prov else "")
+                   + (" and the scheduler waits for it to bind" if tried else "") + ". " + STILL, healthy=True)
+        out.append(sc)
+    sc = _claim_job("young-claim-provisioning-expired-25m", 25, scheduler_tried=True, provisioner=True)
+    sc.expects("The claim has waited 25 minutes for its external provisioner: past the window, the unbound claim is "
+               "the answer.", first="pod.storage.pvc-unbound")
+    out.append(sc)
+    sc = _claim_job("young-claim-provisioning-failed-2m", 2, scheduler_tried=True, provisioner=True,
+                    failed='failed to provision volume with StorageClass "juicefs-sc": rpc error: code = Internal '
+                           'desc = juicefs format: secret "juicefs-secret" not found')
+    sc.expects("Two minutes old, but the provisioner already answered that it failed: a failure named in the "
+               "evidence is one at any age.", first="pod.storage.pvc-unbound")
+    out.append(sc)
     return out
 
 
