@@ -185,9 +185,31 @@ def head_unreachable(sc: SignalContext) -> list[Hit]:
         items = [log_item(view, m.connecting, context=False)]
         if m.wait_head_last is not None:
             items.append(log_item(view, m.wait_head_last, prefix=f"{m.wait_head_attempts} attempts, last "))
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False,
-                        since=wait_began(sc, ctx, view, m.connecting)))
+        began = wait_began(sc, ctx, view, m.connecting)
+        head_up = _head_up(sc)
+        if head_up is not None and began is not None:
+            began = max(began, head_up)
+            if head_up == sc.now:
+                items.append(EvidenceItem(ctx.key, "the Head has not started Ray yet (still in its prepare script)"))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False, since=began))
     return hits
+
+
+def _head_up(sc: SignalContext) -> datetime | None:
+    """From when a worker could reach the Head: when the Head started Ray (its "Waiting for N nodes", else its
+    ready or run line), or `now` while a running Head is still before that, in its prepare script without an error
+    (a worker's wait for a Head that is itself starting has not begun). None when the Head's log is not there."""
+    for ctx in sc.scope.pods:
+        view = ctx.main_log if ctx.is_head else None
+        if view is None:
+            continue
+        m = view.markers
+        up = next((p for p in (m.waiting, m.ready, m.run) if p is not None), None)
+        if up is not None:
+            return wait_began(sc, ctx, view, up)
+        if ctx.phase == "Running" and m.any and m.cli_missing is None and view.first_error(m.rank or 0) is None:
+            return sc.now
+    return None
 
 
 @signal("ray.multi-head")

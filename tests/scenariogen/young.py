@@ -258,6 +258,20 @@ def worker_retries_head() -> list[AnyScenario]:
         sc.expects(f"Submitted {_age(age)} ago: the Head is still in its prepare script and the workers retry it "
                    f"({attempts} attempts). " + STILL, healthy=True)
         out.append(sc)
+    for age in (7, 12):
+        sc = Scenario(f"young-workers-wait-head-preparing-{_age(age)}")
+        sc.cluster("gpu-a")
+        job = standard_job(sc, f"sft-{_age(age)}-prep", workers=2, age_min=age)
+        head = _head(job)
+        head.logs = main_logs(head, rank_lines(head) + "Executing prepare script...\n" + "".join(
+            f"[{lts(head.started_min - 0.2 - k * 0.25, k)}] Downloading checkpoint shard {k + 1}/80 (4.1 GB) ...\n"
+            for k in range(int((age - 1.6) * 4))))
+        for p in job.task("rollout").pods:
+            p.logs = main_logs(p, rank_lines(p) + prepare_ok(p, 0)
+                               + worker_connect(p, attempts_unreachable=int(age * 10), reachable=False))
+        sc.expects(f"Submitted {_age(age)} ago: the Head is still downloading its checkpoint in its prepare script, "
+                   "so it has not started Ray, and the workers retry it all that time. " + STILL, healthy=True)
+        out.append(sc)
     sc = Scenario("young-worker-retries-head-expired-14m")
     sc.cluster("gpu-a")
     job = standard_job(sc, "sft-14m-retry", workers=2, age_min=14)
