@@ -145,7 +145,8 @@ def _one_unit(matched: dict[str, list[Hit]], target: Target) -> None:
 
 
 def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Roles) -> None:
-    """A case that explains another on the same pod removes the other's hits there - unless the other came
+    """A case that explains another on the same pod removes the other's hits there (a wait still inside its window
+    removes nothing) - unless the other came
     first on that pod and so explains it (the prepare script failed, then the Ray CLI was missing), or began
     before it (an agent lost three minutes ago does not explain what failed thirty minutes ago), or is a
     container's recorded verdict (terminated OOMKilled is the kubelet's fact; no reading of a log discards it: the
@@ -158,7 +159,7 @@ def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Rol
                 continue
             severity, generic = runbook.cases[ref].severity, runbook.cases[ref].generic
             matched[ref] = [h for h in matched[ref] if (h.state and not generic) or not any(
-                s.pod == h.pod and not (_began_before(h, s) and not generic)
+                s.pod == h.pod and not s.starting and not (_began_before(h, s) and not generic)
                 and not hit_explains(h, s, a_severity=severity, roles=roles) for s in hits)]
     for case_id in [c for c, h in matched.items() if not h]:
         del matched[case_id]

@@ -197,3 +197,25 @@ def test_a_young_task_whose_message_names_a_failure_is_one(runbook: Runbook, mes
 def test_the_same_task_an_hour_old_is_a_failure(runbook: Runbook) -> None:
     diag = _young_task(runbook, "Waiting for pods to be created", minutes=60)
     assert [(f.id, f.severity) for f in diag.findings][:1] == [("rlark.task.no-worker", "error")]
+
+
+# -------------------------------------------------------------------------------- a wait in its window explains nothing
+
+
+def test_a_still_starting_finding_supersedes_nothing_and_ranks_after_failures(runbook: Runbook) -> None:
+    from bot.diagnose.rank import rank
+    from bot.diagnose.relations import relations
+    from bot.diagnose.result import Finding
+    from bot.signals.stages import INDEX
+
+    worker = Finding(case=runbook.cases["rlark.ray.head-unreachable"], evidence=[], pods=[],
+                     stage=INDEX["ray-cluster-forming"], starting=True)
+    head = Finding(case=runbook.cases["rlark.ray.waiting-for-nodes"], evidence=[], pods=[],
+                   stage=INDEX["ray-cluster-forming"])
+    assert "rlark.ray.waiting-for-nodes" in worker.case.supersedes  # the relation the window suspends
+    assert relations([worker, head]) == {}
+    ordered = rank([worker, head])
+    assert [f.id for f in ordered] == ["rlark.ray.waiting-for-nodes", "rlark.ray.head-unreachable"]
+    assert worker.severity == "info" and "'failure'" in ordered[0].why[1]
+    worker.starting = False  # the same finding once its window has passed: the relation holds again
+    assert ("rlark.ray.head-unreachable", "rlark.ray.waiting-for-nodes") in relations([worker, head])
