@@ -25,8 +25,10 @@ from bot.runbook.schema import Case, Trigger
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 YOUNG = sorted(p.name for p in SCENARIOS.glob("young-*") if (p / "expect.yaml").exists())
-OPEN = [n for n in YOUNG if load_expect(SCENARIOS / n / "expect.yaml").healthy]
-FAILED = [n for n in YOUNG if n not in OPEN]
+EXPECT = {n: load_expect(SCENARIOS / n / "expect.yaml") for n in YOUNG}
+OPEN = [n for n in YOUNG if EXPECT[n].healthy and EXPECT[n].last_stage != "training-signal"]
+WENT_THROUGH = [n for n in YOUNG if EXPECT[n].healthy and n not in OPEN]  # failed, then went through: healthy
+FAILED = [n for n in YOUNG if not EXPECT[n].healthy]
 NOW = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
 
 
@@ -43,7 +45,14 @@ def _at(runbook: Runbook, name: str, later: timedelta) -> Diagnosis:
 
 
 def test_the_families_cover_both_sides_of_the_window() -> None:
-    assert len(OPEN) >= 15 and len(FAILED) >= 10
+    assert len(OPEN) >= 15 and len(FAILED) >= 10 and len(WENT_THROUGH) >= 3
+
+
+@pytest.mark.parametrize("name", WENT_THROUGH)
+def test_a_step_that_went_through_after_failing_is_history(name: str, diagnosed: Callable[[str], Diagnosis]) -> None:
+    diag = diagnosed(name)
+    assert _errors(diag) == [] and not diag.starting and diag.last_stage == "training-signal"
+    assert not any(f.id in EXPECT[name].excludes for f in diag.findings)
 
 
 @pytest.mark.parametrize("name", OPEN)

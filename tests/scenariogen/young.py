@@ -23,6 +23,7 @@ from tests.scenariogen.rlark import (
     PodM,
     Scenario,
     event,
+    fill_healthy_logs,
     head_waiting_log,
     lts,
     main_logs,
@@ -441,6 +442,76 @@ def scaling_up() -> list[AnyScenario]:
                                   "room, and no autoscaler answered: a shortage now, whatever the pod's age.",
                                   2, "na9c3x5z7b")
     out.append(ci.expect(s, "pod.schedule.insufficient-resources"))
+    return out
+
+
+# -------------------------------------------------------------------------------- a step that failed, then went through
+
+PULL_ERRORS = [
+    'Failed to pull image "{img}": rpc error: code = Unknown desc = failed to pull and unpack image "{img}": failed '
+    'to copy: httpReadSeeker: failed open: failed to do request: Get "https://registry.rlinf.example/v2/": dial tcp '
+    "10.0.0.5:443: i/o timeout",
+    'Failed to pull image "{img}": rpc error: code = Unknown desc = failed to resolve reference "{img}": unexpected '
+    "status from HEAD request: 429 Too Many Requests",
+    'Failed to pull image "{img}": rpc error: code = Canceled desc = failed to pull and unpack image "{img}": '
+    "context canceled",
+]
+
+
+@family
+def went_through() -> list[AnyScenario]:
+    out: list[AnyScenario] = []
+    for i, age in enumerate((9, 25, 70)):
+        sc = Scenario(f"young-pull-retried-then-pulled-{_age(age)}")
+        sc.cluster("gpu-a")
+        job = standard_job(sc, f"ppo-pull-retry-{_age(age)}", workers=1, age_min=age)
+        fill_healthy_logs(job, steps=3)
+        for t in job.tasks:
+            for p in t.pods:
+                img = t.d.image
+                p.events += [
+                    pod_event(p, "Failed", PULL_ERRORS[i].format(img=img), age - 0.3, age - 0.4, count=2),
+                    pod_event(p, "Failed", "Error: ErrImagePull", age - 0.3, age - 0.4, count=2),
+                    pod_event(p, "BackOff", f'Back-off pulling image "{img}"', age - 0.35, age - 0.5, count=2,
+                              etype="Normal"),
+                    pod_event(p, "Failed", "Error: ImagePullBackOff", age - 0.35, age - 0.5, count=2),
+                    pod_event(p, "Pulled", f'Successfully pulled image "{img}" in 38.2s (38.2s including waiting)',
+                              age - 1.1, etype="Normal")]
+        sc.expects(f"The image pull failed twice ({PULL_ERRORS[i].split(': ')[-1][:40]}...) and went through on the "
+                   "next try; the job trains. A retry that succeeded is not a failure.", healthy=True,
+                   excludes=["pod.image.pull-failed"], last_stage="training-signal")
+        out.append(sc)
+    sc = Scenario("young-pull-failing-3m")
+    sc.cluster("gpu-a")
+    job = standard_job(sc, "ppo-pull-failing", workers=1, age_min=3)
+    for t in job.tasks:
+        for p in t.pods:
+            img = t.d.image
+            p.phase, p.collect_logs = "Pending", False
+            p.waiting_all = waiting("ImagePullBackOff", f'Back-off pulling image "{img}"')
+            p.events += [pod_event(p, "Failed", PULL_ERRORS[1].format(img=img), 2.8, 0.3, count=4),
+                         pod_event(p, "BackOff", f'Back-off pulling image "{img}"', 2.7, 0.2, count=6,
+                                   etype="Normal")]
+    sc.expects("Three minutes old and every pull is refused (429) with the containers waiting in "
+               "ImagePullBackOff: a failure named in the evidence is one at any age.", first="pod.image.pull-failed")
+    out.append(sc)
+    for age in (12, 45):
+        sc = Scenario(f"young-scheduled-after-scale-up-{_age(age)}")
+        sc.cluster("gpu-a")
+        job = standard_job(sc, f"ppo-scaled-{_age(age)}", workers=2, age_min=age)
+        fill_healthy_logs(job, steps=3)
+        for t in job.tasks:
+            for p in t.pods:
+                p.events += [
+                    pod_event(p, "FailedScheduling", "0/8 nodes are available: 8 Insufficient nvidia.com/gpu. "
+                              "preemption: 0/8 nodes are available: 8 No preemption victims found for incoming pod.",
+                              age - 0.02, age - 0.9, count=4, component="default-scheduler"),
+                    pod_event(p, "Nominated", f"Pod should schedule on: nodeclaim/a800-train-{p.ordinal}x7k",
+                              age - 0.05, etype="Normal", component="karpenter")]
+        sc.expects("Every pod waited a minute for a node Karpenter brought up, was then scheduled and trains: the "
+                   "FailedScheduling before it is history.", healthy=True,
+                   excludes=["pod.schedule.insufficient-resources"], last_stage="training-signal")
+        out.append(sc)
     return out
 
 
