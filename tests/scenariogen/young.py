@@ -340,10 +340,11 @@ def _claim_job(name: str, age: float, *, scheduler_tried: bool, provisioner: boo
                failed: str = "") -> Scenario:
     sc = Scenario(name)
     c = sc.cluster("gpu-a")
-    claim = f"ppo-{_age(age)}-ckpt"
+    job_name = f"ppo-claim-{name.removeprefix(PREFIX)[-12:].strip('-')}"
+    claim = f"{job_name}-actor-ckpt"  # named after its Task, as the collector finds a Task's claims
     mounts = [{"name": "ckpt", "mountPath": "/data/checkpoints"}]
     vols = [{"name": "ckpt", "persistentVolumeClaim": {"claimName": claim}}]
-    job = standard_job(sc, f"ppo-claim-{name.removeprefix(PREFIX)[-12:].strip('-')}", workers=1, age_min=age,
+    job = standard_job(sc, job_name, workers=1, age_min=age,
                        head_kw={"mounts": mounts, "volumes": vols, "pvc_map": {claim: "juicefs-sc"}})
     head = _head(job)
     sc.node(head.node or "").used_gpus = 0
@@ -353,7 +354,10 @@ def _claim_job(name: str, age: float, *, scheduler_tried: bool, provisioner: boo
                                      component="default-scheduler"))
     uid = stable_uid("rlark-system", claim)
     c.pvcs.append({"kind": "PersistentVolumeClaim", "apiVersion": "v1",
-                   "metadata": meta(claim, "rlark-system", created=ts(age - 0.03), uid=uid),
+                   "metadata": meta(claim, "rlark-system", created=ts(age - 0.03), uid=uid,
+                                    labels={"rlark.io/task": head.task.full},
+                                    annotations={"rlark.io/pvc-owner": head.task.full,
+                                                 "rlark.io/pvc-owner-task": head.task.full}),
                    "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "50Gi"}},
                             "storageClassName": "juicefs-sc", "volumeMode": "Filesystem"},
                    "status": {"phase": "Pending"}})
