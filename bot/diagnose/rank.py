@@ -145,6 +145,10 @@ def _answer(f: Finding) -> str:
     where = sorted({f"{h.pod} (uid {h.instance})" if h.instance else h.pod for h in f.hits if h.pod})
     at = f" since {f.when:%Y-%m-%dT%H:%M:%SZ}" if f.when else ""
     on = f" on {', '.join(where[:3])}{' …' if len(where) > 3 else ''}" if where else ""
+    if f.starting:  # nothing failed: the first note is a wait still inside its window (young.py)
+        opened = f" since {f.opened:%Y-%m-%dT%H:%M:%SZ}" if f.opened else ""
+        window = f", inside its {int(f.window)} s window" if f.window else ""
+        return f"still starting: {f.id} waits at {STAGES[f.stage]}{on}{opened}{window}"
     return f"answer {f.id}: fails at {STAGES[f.stage]}{on}{at}"
 
 

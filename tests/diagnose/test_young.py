@@ -64,6 +64,7 @@ def test_inside_its_window_the_job_is_still_starting(name: str, diagnosed: Calla
             assert f.severity == "info" and not f.explains  # a wait in its window explains nothing
     if diag.findings and diag.findings[0].starting:
         assert diag.first_error is None or "Waiting for" not in diag.first_error.text
+        assert diag.why_first[0].startswith("still starting: ")
 
 
 @pytest.mark.parametrize("name", FAILED)
