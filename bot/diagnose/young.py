@@ -1,10 +1,11 @@
 """Still starting: a wait whose window has not yet expired is a job on its way, not a failure.
 
 A signal says when the wait it reports began (`Hit.since`: when the Head printed "Waiting for 4 nodes", when a
-Task without a pod was created); the runbook trigger says how long that step may take while a job starts
-(`window:`, e.g. Ray's node check gives up after 15 minutes). While `now` is inside the window the hit is
-"starting": its finding is reported as a note (severity info, "still starting"), ranks after every failure, and
-explains nothing. Once the window has passed, the same evidence is the failure the case describes.
+Task without a pod was created; for an event trigger, when the event was first seen); the runbook trigger says
+how long that step may take while a job starts (`window:`, e.g. Ray's node check gives up after 15 minutes).
+While `now` is inside the window the hit is "starting": its finding is reported as a note (severity info,
+"still starting"), ranks after every failure, and explains nothing. Once the window has passed, the same
+evidence is the failure the case describes.
 
 A hit whose evidence names a failure (a quota refusal, replicas 0, no usable node) carries no `since`: no window
 applies to it, whatever the job's age. Seed: rlark-jobs § Job 与 Worker 状态不一致: 刚完成以下操作时，短暂不一致是
@@ -34,9 +35,9 @@ def still_open(since: datetime | None, window: float | None, now: datetime) -> b
 
 
 def within(trigger: Trigger, hits: list[Hit], *, now: datetime, fallback: float) -> list[Hit]:
-    """Copies of a signal trigger's `hits` (shared between cases) with their window - the deadline the evidence
-    itself states (Ray's check prints its own), else the trigger's, else `fallback` seconds - and whether it is
-    still open. A hit without a start keeps its own verdict."""
+    """Copies of a trigger's `hits` (a signal's are shared between cases) with their window - the deadline the
+    evidence itself states (Ray's check prints its own), else the trigger's, else `fallback` seconds - and whether
+    it is still open. A hit without a start keeps its own verdict."""
     if all(h.since is None for h in hits):
         return hits
     default = trigger.window if trigger.window is not None else fallback
