@@ -1,8 +1,8 @@
 """A warning seen in a restarted container's earlier instance must not outrank two errors its current instance shows.
 
 Stated through the command line's JSON: a pod whose previous instance logged a stale lock (a warning case) and whose
-current instance logs a stale file handle and a full disk (two error cases). Today the ranking puts anything from an
-earlier instance before severity, so the warning comes first.
+current instance logs a stale file handle and a full disk (two error cases). The warning is about an instance that is
+gone: it neither explains the current instance's errors nor ranks before them (rank.py, rule 'history').
 """
 
 from __future__ import annotations
@@ -46,11 +46,6 @@ def _bundle(root: Path) -> None:
     (root / "snapshot.yaml").write_text("capturedAt: '2026-11-20T08:00:00Z'\n", encoding="utf-8")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ranking: a finding from an earlier container instance sorts before severity (bot/diagnose/rank.py), "
-    "so a warning of the previous instance outranks the current instance's errors; being redesigned",
-)
 def test_a_warning_of_an_earlier_instance_does_not_outrank_two_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The RLark generator runs again at the end: a second run must not delete the CI generator's healthy-ci-*.
-ORDER = ("rlark", "ci", "accuracy", "calm", "rlark")
+ORDER = ("rlark", "ci", "accuracy", "calm", "young", "rlark")
 
 
 def _differences(cmp: filecmp.dircmp[str], where: str = "") -> list[str]:

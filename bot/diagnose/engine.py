@@ -15,6 +15,7 @@ from bot.diagnose.narrow import Narrow
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.diagnose.survey import survey_logs
+from bot.diagnose.young import job_starting, mark_starting, within
 from bot.models import Evidence, Target, TargetKind
 from bot.redact import Redactor
 from bot.redact.prefilter import DatabaseCache
@@ -61,12 +62,15 @@ def _case_hits(case: Case, scope: Scope, sc: SignalContext, matcher: LogMatcher,
     hits: list[Hit] = []
     for trigger in case.when:
         if trigger.signal is not None:
-            hits.extend(_signal_hits(trigger.signal, sc))
+            found = _signal_hits(trigger.signal, sc)
+            if found:
+                hits.extend(within(trigger, found, now=sc.now, fallback=sc.thresholds.start_window_seconds))
             continue
         for ctx in narrow.pods(trigger, scope.pods + others):
             hit = match_trigger(trigger, ctx, matcher=matcher, candidates=candidates)
             if hit is not None:
-                hits.append(hit)
+                hits.extend(within(trigger, [hit], now=sc.now, fallback=sc.thresholds.start_window_seconds)
+                            if hit.since is not None else (hit,))
     return hits
 
 
@@ -141,7 +145,8 @@ def _one_unit(matched: dict[str, list[Hit]], target: Target) -> None:
 
 
 def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Roles) -> None:
-    """A case that explains another on the same pod removes the other's hits there - unless the other came
+    """A case that explains another on the same pod removes the other's hits there (a wait still inside its window
+    removes nothing) - unless the other came
     first on that pod and so explains it (the prepare script failed, then the Ray CLI was missing), or began
     before it (an agent lost three minutes ago does not explain what failed thirty minutes ago), or is a
     container's recorded verdict (terminated OOMKilled is the kubelet's fact; no reading of a log discards it: the
@@ -154,7 +159,7 @@ def _drop_superseded(matched: dict[str, list[Hit]], runbook: Runbook, roles: Rol
                 continue
             severity, generic = runbook.cases[ref].severity, runbook.cases[ref].generic
             matched[ref] = [h for h in matched[ref] if (h.state and not generic) or not any(
-                s.pod == h.pod and not (_began_before(h, s) and not generic)
+                s.pod == h.pod and not s.starting and not (_began_before(h, s) and not generic)
                 and not hit_explains(h, s, a_severity=severity, roles=roles) for s in hits)]
     for case_id in [c for c, h in matched.items() if not h]:
         del matched[case_id]
@@ -260,14 +265,17 @@ def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Tar
     roles = _roles(scope)
     _drop_superseded(matched, runbook, roles)
     findings = [_finding(runbook.cases[c], h) for c, h in matched.items()]
+    # A wait inside its window is a job still starting: a note (info) that explains nothing, not yet a failure.
+    mark_starting(findings)
     mark_explained(findings, roles)
-    # A wait inside its window is a job still starting: kept only as the consequence of a failure that explains it.
-    findings = [f for f in findings if not (f.hits and all(h.starting for h in f.hits) and not f.explained_by)]
     diag.findings = rank(findings)
     diag.last_stage = job_last_stage(scope)
-    diag.first_error = (_answer_line(diag.findings, times) or first_error(scope)
-                        or retried_cause(scope, diag.findings[0].pods if diag.findings else [], year=now.year)
-                        or _decisive_line(diag.findings))
+    diag.starting = job_starting(scope, diag.findings, now=now, young_seconds=sc.thresholds.pending_seconds,
+                                 reached_training=diag.last_stage == "training-signal")
+    failing = [] if diag.findings and diag.findings[0].starting else diag.findings  # a wait in its window: no error
+    diag.first_error = (_answer_line(failing, times) or first_error(scope)
+                        or retried_cause(scope, failing[0].pods if failing else [], year=now.year)
+                        or _decisive_line(failing))
     diag.facts = gather_facts(scope)
     gaps = find_gaps(scope)
     diag.not_collected += [g for g in gaps.missing if g not in diag.not_collected]

@@ -7,8 +7,11 @@ job starts, on the same pod or on a pod the other depends on:
   failure of the pod at the same or an earlier stage (the pod cannot be scheduled).
   Within one container log, the earlier line explains the later one (a conda environment that
   fails to activate explains the "Ray CLI is not found" printed after it); a previous container instance
-  explains what its restarted instance shows; otherwise the earlier stage explains the later one (a PVC that
-  never binds explains anything the pod's logs could say).
+  explains what its restarted instance shows - unless it is the lesser finding (a warning of the earlier
+  instance does not explain the errors the current instance shows; nothing about an older pod UID explains
+  what its replacement shows);
+  otherwise the earlier stage explains the later one (a PVC that never binds explains anything the pod's logs
+  could say).
 * **Head, then workers.** Every worker depends on the Head. A Head that failed before its Ray cluster could
   form (never scheduled, its volume unbound, its prepare script or Ray temp dir failing) explains what the
   workers show from the cluster-forming stage on ("Waiting for head to be reachable", worker exits). A Head
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.diagnose.result import Finding
+from bot.diagnose.result import SEVERITY_ORDER, Finding
 from bot.scope.hits import Hit
 from bot.signals.stages import INDEX
 
@@ -67,9 +70,26 @@ def _stamped_before(a: Hit, b: Hit) -> bool | None:
     return a.when < b.when
 
 
-def hit_explains(a: Hit, b: Hit, *, a_severity: str, roles: Roles) -> bool:
-    """Whether hit `a` (of a finding with `a_severity`) is an earlier failure that explains hit `b`."""
+def _lesser_history(a: Hit, b: Hit, a_severity: str, b_severity: str | None) -> bool:
+    """Whether `a` is about an earlier instance (a previous container, an older pod UID) that `b` is not, and is the
+    less severe of the two: what an instance that is gone showed does not explain what the current one does worse."""
+    return (b_severity is not None and a.earlier_instance and not b.earlier_instance
+            and SEVERITY_ORDER.get(a_severity, 3) > SEVERITY_ORDER.get(b_severity, 3))
+
+
+def _other_object(a: Hit, b: Hit) -> bool:
+    """Whether `a` is about an earlier object instance of the same pod name (an older pod UID, whose events outlive
+    it) than `b`: what happened to a pod that was replaced does not explain what its replacement does."""
+    return (a.pod == b.pod and a.earlier_instance and not b.earlier_instance and bool(a.instance)
+            and bool(b.instance) and a.instance != b.instance)
+
+
+def hit_explains(a: Hit, b: Hit, *, a_severity: str, roles: Roles, b_severity: str | None = None) -> bool:
+    """Whether hit `a` (of a finding with `a_severity`) is an earlier failure that explains hit `b` (of a finding
+    with `b_severity`, when known)."""
     if not a.concrete or a.pod is None or b.pod is None or a is b:
+        return False
+    if _lesser_history(a, b, a_severity, b_severity) or _other_object(a, b):
         return False
     order = _stamped_before(a, b)
     if order is False and a.when != b.when:
@@ -104,7 +124,8 @@ def mark_explained(findings: list[Finding], roles: Roles) -> None:
         by: set[str] = set()
         for hb in b.hits:
             causes = {a.id for a in findings if a is not b and a.case.category not in ("risk", "alert")
-                      and any(hit_explains(ha, hb, a_severity=a.severity, roles=roles) for ha in a.hits)}
+                      and any(hit_explains(ha, hb, a_severity=a.severity, b_severity=b.severity, roles=roles)
+                            for ha in a.hits)}
             if not causes:
                 break
             by |= causes

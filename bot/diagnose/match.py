@@ -136,6 +136,40 @@ def _instance_of(ev: Event, ctx: PodCtx) -> tuple[bool, bool]:
     return True, io.kind == "Pod" and bool(uid and io.uid and io.uid != uid)
 
 
+_PULL_FAILED = re.compile(r'(?i)(?:Failed to pull image|Back-off pulling image) "([^"]+)"')
+_PULLED = re.compile(r'(?i)(?:Successfully pulled image|Container image) "([^"]+)"')
+_PULL_ERROR = re.compile(r"ErrImagePull|ImagePullBackOff")
+
+
+def _settled(ev: Event, ctx: PodCtx) -> bool:
+    """Whether a later state of the same pod instance shows that the step this event reports as failing went
+    through after all: a pod the scheduler placed is no longer unschedulable (a node came up, another pod left),
+    an image pulled (a Pulled event after the failure, or a container of that image started) is no longer failing
+    to pull. A retry that succeeded is not a failure; the event stays in the pod's history, not in its diagnosis."""
+    pod = ctx.pod
+    io = ev.involved_object
+    if pod is None or io.kind != "Pod" or io.name != pod.metadata.name:
+        return False
+    if ev.reason == "FailedScheduling":
+        cond = pod.condition("PodScheduled")
+        return bool(pod.spec.node_name) and (cond is None or cond.status == "True")
+    failed = _PULL_FAILED.search(ev.message)
+    if failed is None and not _PULL_ERROR.search(ev.message):
+        return False
+    if any(st.state.waiting is not None and _PULL_ERROR.search(st.state.waiting.reason)
+           for st, _ in pod.all_statuses()):
+        return False  # a container still waits on a pull: the failure is the present
+    image, last = (failed.group(1) if failed else None), ev.last_timestamp or ev.when
+    for later in ctx.events:
+        pulled = _PULLED.search(later.message) if later.reason == "Pulled" else None
+        at = later.last_timestamp or later.when
+        if pulled and (image is None or pulled.group(1) == image) and later.involved_object.name == io.name and (
+                last is None or (at is not None and at >= last)):
+            return True
+    return image is not None and any(st.image == image and (st.state.running or st.state.terminated)
+                                     for st, _ in pod.all_statuses())
+
+
 def match_event(cond: EventCond, ctx: PodCtx) -> _EventHit | None:
     for ev in ctx.events:  # already in time order (scope)
         if ev.involved_object.kind != cond.kind or not _found(cond.reason, ev.reason):
@@ -145,7 +179,7 @@ def match_event(cond: EventCond, ctx: PodCtx) -> _EventHit | None:
         if cond.message is not None and not cond.message.search(ev.message):
             continue
         belongs, earlier = _instance_of(ev, ctx)
-        if not belongs:
+        if not belongs or (not earlier and _settled(ev, ctx)):
             continue
         count = f" (x{ev.count})" if ev.count and ev.count > 1 else ""
         about = f" [earlier instance {ev.involved_object.uid}]" if earlier else ""
@@ -200,6 +234,7 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
         if item is None:
             return None
         items.append(item)
+    found_event: _EventHit | None = None
     if trigger.event is not None:
         found_event = match_event(trigger.event, ctx)
         if found_event is None:
@@ -219,6 +254,8 @@ def match_trigger(trigger: Trigger, ctx: PodCtx, *, matcher: LogMatcher,
         reached = pod_stage(ctx)
         stage = None if reached is None else min(reached + 1, LAST)
     # A log line's own time is read later (engine._refine): it places the hit more precisely than a state or event.
+    # A windowed trigger's wait began when its event was first seen (young.py decides whether it still runs).
+    since = found_event.when if trigger.window is not None and found_event is not None else None
     return Hit(items, pod=ctx.key, stage=stage, earlier_instance=earlier, at=at,
                concrete=concrete and not trigger.waits, when=None if at is not None else when,
-               state=verdict, instance=instance)
+               state=verdict, instance=instance, since=since)

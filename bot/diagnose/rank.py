@@ -34,6 +34,13 @@ ORDER = (
          "日志错误分类不能替代急停、断能或安全状态确认。"),
     Rule("failure", "a failure before a note that something merely looks unusual",
          "rlark-jobs § 按错误类型排查: 请结合 Pod 阶段、状态消息和应用日志判断，不要只看 Job 颜色。"),
+    Rule("starting", "a failure before a wait whose window is still open (still starting, young.py)",
+         "rlark-jobs § Job 与 Worker 状态不一致: 刚完成以下操作时，短暂不一致是正常的：创建 Job。"
+         "先等待状态完成一次同步，再比较 Job、Task 和 Pod 阶段。"),
+    Rule("history", "the current instance's failures before a lesser finding that only an earlier instance "
+         "(a previous container, an older pod UID) shows, and before anything only a replaced pod's older UID shows",
+         "rlark-jobs § Job 与 Worker 状态不一致: 同名 Worker 同时出现多个 IP 或状态时，控制台不会自动把它们关联为"
+         "一次重试。请按查看 Worker 与 Pod记录实例信息；需要还原替换时间线时，请让管理员查询数据面 Pod UID 和事件。"),
     Rule("unexplained", "a failure no other matched failure explains before one that is explained (relations.py)",
          "rlark-jobs § Worker 异常或日志显示进程失败: 定位第一条错误，而不是只看最后一行。"),
     Rule("stage", "the earliest stage along Job, Task, Pod, containers, Ray, run script",
@@ -48,10 +55,15 @@ ORDER = (
 )
 
 
-def _key(f: Finding, explained: bool) -> tuple[int, int, int, int, int, datetime, int]:
+Key = tuple[int, int, int, int, int, int, int, datetime, int]
+
+
+def _key(f: Finding, explained: bool) -> Key:
     return (
         0 if f.case.safety else 1,
         0 if f.severity in FAILURE_SEVERITIES else 1,
+        1 if f.starting else 0,
+        1 if f.history else 0,
         1 if explained else 0,
         f.stage,
         0 if f.earlier_instance else 1,
@@ -65,13 +77,14 @@ def rank(findings: list[Finding]) -> list[Finding]:
     rels = relations(findings)
     by = explainers(findings, rels)
     declared = {f.id: i for i, f in enumerate(findings)}  # the runbook's order: no cause, only a stable order
+    _mark_history(findings)
     for f in findings:
         f.explained_by = [a for a, _ in by[f.id]]
         f.because = [(a, rel) for a, rel in by[f.id]]
         f.demoted = any(rel.name != "earlier-failure" for _, rel in by[f.id])
         f.explains = any(a == f.id for (a, _) in rels)
 
-    def key(f: Finding) -> tuple[tuple[int, int, int, int, int, datetime, int], int]:
+    def key(f: Finding) -> tuple[Key, int]:
         return _key(f, bool(by[f.id])), declared[f.id]
 
     risks = sorted((f for f in findings if f.case.category == "risk"), key=key)
@@ -82,6 +95,32 @@ def rank(findings: list[Finding]) -> list[Finding]:
         else lead + risks + rest
     _explain_first(ordered, rels)
     return ordered
+
+
+def _only_earlier(f: Finding) -> bool:
+    return bool(f.hits) and all(h.earlier_instance for h in f.hits)
+
+
+def _mark_history(findings: list[Finding]) -> None:
+    """`history` on each finding that only an earlier instance shows, when the current instance shows worse (a
+    warning about a container that is gone never outranks what the current one shows), or, for a pod that was
+    replaced (an older pod UID), as bad on that same pod: the replacement got past what ended the older object."""
+    failures = [f for f in findings if f.severity in FAILURE_SEVERITIES and f.case.category != "risk"
+                and not _only_earlier(f)]
+    worst = min((SEVERITY_ORDER[f.severity] for f in failures), default=None)
+    now_uid: dict[str, str] = {}
+    worst_on: dict[str, int] = {}
+    for f in failures:
+        for h in f.hits:
+            if h.pod and not h.earlier_instance:
+                now_uid.setdefault(h.pod, h.instance)
+                worst_on[h.pod] = min(worst_on.get(h.pod, 3), SEVERITY_ORDER[f.severity])
+    for f in findings:
+        sev = SEVERITY_ORDER[f.severity]
+        older = bool(f.hits) and all(h.earlier_instance and h.pod in worst_on and h.instance
+                                     and h.instance != now_uid.get(h.pod) and worst_on[h.pod] <= sev
+                                     for h in f.hits)
+        f.history = _only_earlier(f) and ((worst is not None and sev > worst) or older)
 
 
 def _explain_first(ordered: list[Finding], rels: dict[tuple[str, str], Relation]) -> None:
@@ -106,6 +145,10 @@ def _answer(f: Finding) -> str:
     where = sorted({f"{h.pod} (uid {h.instance})" if h.instance else h.pod for h in f.hits if h.pod})
     at = f" since {f.when:%Y-%m-%dT%H:%M:%SZ}" if f.when else ""
     on = f" on {', '.join(where[:3])}{' …' if len(where) > 3 else ''}" if where else ""
+    if f.starting:  # nothing failed: the first note is a wait still inside its window (young.py)
+        opened = f" since {f.opened:%Y-%m-%dT%H:%M:%SZ}" if f.opened else ""
+        window = f", inside its {int(f.window)} s window" if f.window else ""
+        return f"still starting: {f.id} waits at {STAGES[f.stage]}{on}{opened}{window}"
     return f"answer {f.id}: fails at {STAGES[f.stage]}{on}{at}"
 
 

@@ -12,6 +12,8 @@ relation decides; at equal strength neither is the other's explanation):
   (unless the catch-all's failure began before the specific one: then it is not that one's consequence).
 * `describes`: an alert says how long something has been wrong; a matched cause says why. An alert that
   itself `supersedes` a matched cause (an unhealthy NodePool behind "Insufficient") is that cause, not a description.
+
+A wait still inside its window (young.py: severity info) is never the explaining side of any relation.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ def relations(findings: list[Finding]) -> dict[tuple[str, str], Relation]:
             if a_id in present:
                 add(present[a_id], b, EARLIER_FAILURE)
     for a in findings:
+        if a.starting:
+            continue  # a wait still inside its window explains nothing (young.py)
         for ref in a.case.supersedes:
             if ref in present and not _began_before(present[ref], a):
                 add(a, present[ref], SUPERSEDES)

@@ -31,6 +31,10 @@ class Finding:
     explained_by: list[str] = field(default_factory=list)  # matched cases that explain this one (relations.py)
     because: list[tuple[str, Relation]] = field(default_factory=list)  # each of them, with the relation
     why: list[str] = field(default_factory=list)  # for the first finding: why it ranks first (rank.py)
+    history: bool = False  # only an earlier instance shows it, and the current one shows worse (rank.py)
+    starting: bool = False  # every hit is a wait whose window is still open: still starting (young.py)
+    opened: datetime | None = None  # when the earliest of those windows opened
+    window: float | None = None  # the longest of those windows, in seconds
 
     @property
     def id(self) -> str:
@@ -38,7 +42,8 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
-        return self.case.severity
+        """The case's severity; a wait whose window is still open is a note (info), not yet a failure."""
+        return "info" if self.starting else self.case.severity
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,7 @@ class Diagnosis:
     target_namespace: str = ""
     target_cluster: str = ""
     gaps: list[str] = field(default_factory=list)  # what the target needed and the evidence lacks, decisively
+    starting: bool = False  # nothing failed and the target is still within the windows of starting (young.py)
 
     @property
     def why_first(self) -> list[str]:

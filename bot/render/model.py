@@ -111,3 +111,4 @@ class Report(_View):
     withheld: Counter[str]
     since_last_run: str = ""  # the admin ticket's "only change since the last run" (bot.compare), when known
     why_first: tuple[str, ...] = ()  # why the first finding is the answer (the ranking's rule and relations)
+    starting: bool = False  # nothing failed and the target is still within the windows of starting

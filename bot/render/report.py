@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
 from typing import TypedDict, get_args
 
 from bot.diagnose.result import Diagnosis, Facts, Finding, FirstError
+from bot.diagnose.young import describe
 from bot.models import Target
 from bot.models.refs import Lang
 from bot.models.times import rfc3339
@@ -69,14 +71,19 @@ class ContractReport(TypedDict):
     first_error: ContractFirstError | None
     not_collected: list[str]  # what could not be read (lists, logs, clusters): "incomplete" says if it matters
     why_first: list[str]  # additive: why the first finding won (the ranking rule and what it explains)
+    starting: bool  # additive: nothing failed and the target is still within the windows of starting
 
 
-def _finding(f: Finding, lang: str) -> FindingView:
+def _finding(f: Finding, lang: str, now: datetime) -> FindingView:
+    # A wait still inside its window says so before the case's symptom: a note that the job is on its way.
+    title, symptom = f.case.title.pick(lang), f.case.symptom.pick(lang)
+    if f.starting:
+        symptom = f"{describe(f, lang, now)}{'。' if lang == 'zh' else '. '}{symptom}"
     return FindingView(
         case=f.id,
-        title=f.case.title.pick(lang),
-        symptom=f.case.symptom.pick(lang),
-        severity=f.case.severity,
+        title=title,
+        symptom=symptom,
+        severity=f.severity,
         evidence=tuple(EvidenceView(source=e.source, text=e.text, context=e.context) for e in f.evidence),
         next_steps=tuple(s.pick(lang) for s in f.case.next_steps),
         avoid=tuple(s.pick(lang) for s in f.case.avoid),
@@ -113,7 +120,7 @@ def build_report(diag: Diagnosis, lang: str, *, since_last_run: str = "") -> Rep
         found=diag.found,
         where=diag.where,
         now=rfc3339(diag.now),
-        findings=tuple(_finding(f, lang) for f in diag.findings),
+        findings=tuple(_finding(f, lang, diag.now) for f in diag.findings),
         healthy=diag.healthy,
         last_stage=diag.last_stage,
         last_stage_label=STAGE_LABELS[diag.last_stage][0 if lang == "zh" else 1],
@@ -125,6 +132,7 @@ def build_report(diag: Diagnosis, lang: str, *, since_last_run: str = "") -> Rep
         withheld=Counter(e.withheld for f in diag.findings for e in f.evidence if e.withheld),
         since_last_run=since_last_run,
         why_first=tuple(diag.why_first),
+        starting=diag.starting,
     )
 
 
@@ -146,4 +154,5 @@ def contract_json(report: Report) -> ContractReport:
         "first_error": None if fe is None else {"source": fe.source, "line": fe.line, "text": fe.text},
         "not_collected": list(report.not_collected),
         "why_first": list(report.why_first),
+        "starting": report.starting,
     }

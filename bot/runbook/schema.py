@@ -43,6 +43,31 @@ def _compile(value: object) -> re.Pattern[str]:
 
 Regex = Annotated[re.Pattern[str], BeforeValidator(_compile), PlainSerializer(lambda p: p.pattern)]
 
+_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
+MAX_WINDOW = 24 * 3600
+
+
+def _duration(value: object) -> float:
+    """"90s", "5m", "15m", "1h30m" -> seconds. A bare number is refused: a window always names its unit."""
+    if isinstance(value, float) and not isinstance(value, bool):
+        return value  # already parsed (a model built from another one)
+    m = _DURATION.match(value) if isinstance(value, str) and value else None
+    if m is None or not any(m.groups()):
+        raise ValueError(f"a duration such as 90s, 15m or 1h30m is required, not {value!r}")
+    h, mi, se = (int(g or 0) for g in m.groups())
+    seconds = float(h * 3600 + mi * 60 + se)
+    if not 0 < seconds <= MAX_WINDOW:
+        raise ValueError(f"a window is longer than 0s and at most 24h, not {value!r}")
+    return seconds
+
+
+def _duration_text(seconds: float) -> str:
+    s = int(seconds)
+    return "".join(f"{n}{u}" for n, u in ((s // 3600, "h"), (s % 3600 // 60, "m"), (s % 60, "s")) if n) or "0s"
+
+
+Duration = Annotated[float, BeforeValidator(_duration), PlainSerializer(_duration_text)]
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -109,6 +134,9 @@ class Trigger(Strict):
     waits: bool = Field(default=False, description="what this trigger shows is a wait (a claim waiting for its pod to "
                         "be scheduled), not a failure: a concrete failure of the same pod at the same or an earlier "
                         "stage explains it, and it explains nothing")
+    window: Duration | None = Field(default=None, description="how long the step this trigger shows may take while "
+                                    "a job starts (90s, 15m, 1h): a hit whose wait began less than this before now is "
+                                    "still starting, reported as a note, not a failure (bot/diagnose/young.py)")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Trigger:
@@ -117,6 +145,9 @@ class Trigger(Strict):
             raise ValueError("a signal trigger stands alone: put pod conditions in another trigger")
         if self.signal is None and not parts:
             raise ValueError("a trigger needs at least one of container, pod, event, log, signal")
+        if self.window is not None and self.signal is None and self.event is None:
+            raise ValueError("a window needs a signal or an event: a signal says when the wait it reports began, "
+                             "an event was first seen when it began")
         return self
 
 
@@ -135,6 +166,12 @@ class Case(Strict):
     next_steps: list[Bilingual] = Field(min_length=1)
     avoid: list[Bilingual] = Field(min_length=1)
     escalate_to: Literal["user", "admin", "ci-infra", "operator"]
+
+    @model_validator(mode="after")
+    def _window_demotes(self) -> Case:
+        if self.severity == "info" and any(t.window is not None for t in self.when):
+            raise ValueError("a window demotes a failure to a note while it is open: this case is a note already")
+        return self
 
 
 class RunbookFile(Strict):

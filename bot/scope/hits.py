@@ -44,6 +44,8 @@ class Hit:
     concrete: bool = True  # False for waits and retries (the Head waiting for nodes): symptoms, never causes
     state: bool = False  # a container terminated with a reason of its own (OOMKilled): the kubelet's verdict
     starting: bool = False  # a wait whose window has not expired: a failure only as another failure's consequence
+    since: datetime | None = None  # when the wait this hit shows began (its window opens then: young.py)
+    window: float | None = None  # seconds that wait may last while a job starts (the runbook trigger's window)
     instance: str = ""  # the UID of the object instance the fact is about (a replaced pod's events: the old one)
 
 

@@ -67,5 +67,8 @@ def pvc_pending(sc: SignalContext) -> list[Hit]:
                  for c in waiting]
         # A Pending claim of an unplaced pod may be waiting for that pod (WaitForFirstConsumer): a wait, which a
         # concrete reason the pod cannot be placed explains; alone, it is still the answer.
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["scheduled"], concrete=False))
+        # It waits from the claims' creation: a volume is provisioned within the trigger's window (young.py).
+        created = [c.metadata.creation_timestamp for c in waiting if c.metadata.creation_timestamp is not None]
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["scheduled"], concrete=False,
+                        since=max(created) if created and len(created) == len(waiting) else None))
     return hits

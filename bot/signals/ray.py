@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.scope.hits import EvidenceItem, Hit, log_at, log_item
+from bot.scope.hits import EvidenceItem, Hit, age_text, log_at, log_item
 from bot.scope.logtime import line_time
 from bot.scope.logview import LogView
 from bot.scope.markers import Markers
@@ -90,15 +92,15 @@ def prepare_failed(sc: SignalContext) -> list[Hit]:
                           "'Executing prepare script...'", consequence=lambda m: m.cli_missing)
 
 
-def still_starting(sc: SignalContext, ctx: PodCtx, view: LogView, pos: int) -> bool:
-    """Whether the wait printed at `pos` began less than the start window ago: by the line's own time, else by
-    when the container started. A window that has not expired is a job still starting, not a failure."""
+def wait_began(sc: SignalContext, ctx: PodCtx, view: LogView, pos: int) -> datetime | None:
+    """When the wait printed at `pos` began: by the line's own time (or the nearest stamped line above it), else
+    by when the container started. The runbook's `window:` says how long such a wait may last (young.py)."""
     began = line_time(view.text, pos, year=sc.now.year)
     if began is None and ctx.pod is not None and not view.excerpt.source.previous:
         status = ctx.pod.container_status(view.excerpt.source.container)
         running = status.state.running if status is not None else None
         began = running.started_at if running is not None else None
-    return began is not None and (sc.now - began).total_seconds() < sc.thresholds.start_window_seconds
+    return began
 
 
 @signal("ray.waiting-for-nodes")
@@ -121,9 +123,53 @@ def waiting_for_nodes(sc: SignalContext) -> list[Hit]:
         items = [log_item(view, m.waiting, context=False)]
         if m.last_count is not None:
             items.append(log_item(view, view.rfind("Current node count:"), context=False))
+        stalled = _stalled(sc, ctx, view)
+        if stalled:
+            items.append(EvidenceItem(ctx.key, stalled))
         hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False,
-                        starting=still_starting(sc, ctx, view, m.waiting)))
+                        since=None if stalled else wait_began(sc, ctx, view, m.waiting),
+                        window=_stated_deadline(view, m.waiting)))
     return hits
+
+
+_REMAINING = re.compile(r"Time remaining: (\d+)\s*s\b")
+_DEADLINE_LOOK = 8192  # the check prints its first "Time remaining" right after its first poll
+
+
+def _stated_deadline(view: LogView, waiting: int) -> float | None:
+    """The node check's own deadline, in seconds, when its log states it: the first "Time remaining: 900s"
+    after "Waiting for N nodes" (the check's whole window, printed at its first poll)."""
+    found = _REMAINING.search(view.text, waiting, waiting + _DEADLINE_LOOK)
+    return float(found.group(1)) if found is not None and int(found.group(1)) > 0 else None
+
+
+def _stalled(sc: SignalContext, head: PodCtx, view: LogView) -> str:
+    """Why the Head's wait is stalled although its window is open ("" when it is not): the node count has not
+    moved for the start window while every worker pod of the job is up (Running, its wrapper past the prepare
+    script or its log not collected), so nothing the Head waits for is still on its way."""
+    m = view.markers
+    if m.last_count is None:
+        return ""
+    first_at = view.find(f"Current node count: {m.last_count}\n")
+    moved = line_time(view.text, first_at, year=sc.now.year) if first_at >= 0 else None
+    if moved is None or (sc.now - moved).total_seconds() < sc.thresholds.start_window_seconds:
+        return ""
+    workers = [c for c in sc.scope.pods if c is not head and c.task is not None and not c.is_head]
+    if not workers or not all(_up(c) for c in workers):
+        return ""
+    return (f"node count {m.last_count} of {m.expected_nodes} unchanged for "
+            f"{age_text((sc.now - moved).total_seconds())} while every worker pod is up: stalled, not starting")
+
+
+def _up(ctx: PodCtx) -> bool:
+    """A worker pod that is no longer on its way: Running with its workload started, past its prepare script."""
+    if ctx.pod is None or ctx.pod.status.phase != "Running":
+        return False
+    status = ctx.pod.container_status("main")
+    if status is None or status.state.running is None:
+        return False
+    log = ctx.main_log
+    return log is None or not log.markers.any or log.markers.connecting is not None or log.markers.run is not None
 
 
 @signal("ray.head-unreachable")
@@ -139,9 +185,31 @@ def head_unreachable(sc: SignalContext) -> list[Hit]:
         items = [log_item(view, m.connecting, context=False)]
         if m.wait_head_last is not None:
             items.append(log_item(view, m.wait_head_last, prefix=f"{m.wait_head_attempts} attempts, last "))
-        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False,
-                        starting=still_starting(sc, ctx, view, m.connecting)))
+        began = wait_began(sc, ctx, view, m.connecting)
+        head_up = _head_up(sc)
+        if head_up is not None and began is not None:
+            began = max(began, head_up)
+            if head_up == sc.now:
+                items.append(EvidenceItem(ctx.key, "the Head has not started Ray yet (still in its prepare script)"))
+        hits.append(Hit(items, pod=ctx.key, stage=INDEX["ray-cluster-forming"], concrete=False, since=began))
     return hits
+
+
+def _head_up(sc: SignalContext) -> datetime | None:
+    """From when a worker could reach the Head: when the Head started Ray (its "Waiting for N nodes", else its
+    ready or run line), or `now` while a running Head is still before that, in its prepare script without an error
+    (a worker's wait for a Head that is itself starting has not begun). None when the Head's log is not there."""
+    for ctx in sc.scope.pods:
+        view = ctx.main_log if ctx.is_head else None
+        if view is None:
+            continue
+        m = view.markers
+        up = next((p for p in (m.waiting, m.ready, m.run) if p is not None), None)
+        if up is not None:
+            return wait_began(sc, ctx, view, up)
+        if ctx.phase == "Running" and m.any and m.cli_missing is None and view.first_error(m.rank or 0) is None:
+            return sc.now
+    return None
 
 
 @signal("ray.multi-head")

@@ -72,8 +72,32 @@ def _pod_hit(ctx: PodCtx, sc: SignalContext) -> tuple[str, Hit] | None:
     items = [EvidenceItem(ctx.key, _described(report, shape))]
     if said:
         items.append(EvidenceItem(ctx.key, f"the scheduler says: {clip(said, 300)}"))
+    scaling = _scaling_up(ctx, pod)
+    if scaling is not None:
+        items.append(EvidenceItem(ctx.key, f"the autoscaler answered at {scaling[0]:%Y-%m-%dT%H:%M:%SZ}: "
+                                           f"{clip(scaling[1], 200)}"))
     return SIGNAL_BY_BLOCKER[blocker], Hit(items, pod=ctx.key, stage=INDEX["scheduled"], when=since,
-                                           instance=pod.metadata.uid)
+                                           instance=pod.metadata.uid, since=scaling[0] if scaling else None)
+
+
+SCALE_UP = frozenset({"Nominated", "TriggeredScaleUp"})  # Karpenter nominated a NodeClaim; cluster-autoscaler scales
+SCALE_UP_REFUSED = frozenset({"NotTriggerScaleUp", "FailedScaleUp"})
+
+
+def _scaling_up(ctx: PodCtx, pod: Pod) -> tuple[datetime, str] | None:
+    """When an autoscaler first answered this pod instance by bringing up a node for it (and what it said), unless
+    it later said it would not: the pod then waits for that node, within the trigger's window (young.py), not for
+    a fix. Without such an answer no window applies: nothing is on its way."""
+    uid = pod.metadata.uid
+    mine = [e for e in ctx.events if e.involved_object.kind == "Pod" and e.when is not None
+            and (not uid or not e.involved_object.uid or e.involved_object.uid == uid)]
+    answers = sorted((e for e in mine if e.reason in SCALE_UP), key=lambda e: e.when or datetime.min)
+    if not answers:
+        return None
+    first = answers[0]
+    assert first.when is not None
+    refused = [e for e in mine if e.reason in SCALE_UP_REFUSED and e.when is not None and e.when >= first.when]
+    return None if refused else (first.when, first.message)
 
 
 def _described(report: FitReport, shape: PodShape) -> str:

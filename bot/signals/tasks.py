@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
-from bot.models import Pod
-from bot.scope.hits import EvidenceItem, Hit, age_text
+from bot.models import Pod, Task
+from bot.scope.hits import EvidenceItem, Hit, age_text, clip
+from bot.scope.lineclass import Kind, classify
 from bot.signals.base import SignalContext, signal
 from bot.signals.selectors import selector_matches, usable
 from bot.signals.stages import INDEX
@@ -46,8 +48,36 @@ def no_worker(sc: SignalContext) -> list[Hit]:
             states = ", ".join(f"{n.name} {n.status.phase or '?'}" + (" unschedulable" if n.spec.unschedulable else "")
                                for n in nodes) or "none"
             items.append(EvidenceItem(task.ref(), f"no Online schedulable Node matches the selector ({states})"))
-        hits.append(Hit(items, stage=INDEX["pod-created"]))
+        refusals = _refusals(sc, task)
+        items.extend(refusals)
+        # Without a reason in the evidence, a Task without pods is on its way until its window passes (young.py):
+        # it waits from its creation. A reason (replicas 0, no usable Node, a refused creation) is a failure now.
+        reason = len(items) > 1 or _names_failure(task.status.message)
+        since = None if reason else (task.metadata.creation_timestamp or _job_created(sc))
+        hits.append(Hit(items, stage=INDEX["pod-created"], since=since))
     return hits
+
+
+# What the API server and the admission chain answer when they refuse a workload (quota, RBAC, webhooks), in the
+# words a Task or StatefulSet status message carries them, besides what reads as an error line anywhere.
+REFUSED = re.compile(r"(?i)\bforbidden\b|exceeded quota|\bdenied\b|\binvalid\b|\bback-?off\b|\bunable to\b|"
+                     r"\bcannot\b|拒绝|超出|无法")
+
+
+def _names_failure(message: str) -> bool:
+    """Whether a status message says the workload was refused or failed (not that it is on its way)."""
+    return bool(message) and (classify(message) is Kind.ERROR or REFUSED.search(message) is not None)
+
+
+def _job_created(sc: SignalContext) -> datetime | None:
+    return sc.scope.job.metadata.creation_timestamp if sc.scope.job is not None else None
+
+
+def _refusals(sc: SignalContext, task: Task) -> list[EvidenceItem]:
+    """Warning events about the Task's workload (its StatefulSet, or the Task's own kept events): why no pod came."""
+    events = [e for e in sc.scope.events if e.type == "Warning" and e.involved_object.name.startswith(task.name)]
+    events.sort(key=lambda e: (e.when is None, e.when))
+    return [EvidenceItem(e.ref(), f"{e.reason}: {clip(e.message)}") for e in events[:2]]
 
 
 @signal("task.stopped")

@@ -30,7 +30,7 @@ EXAMPLE_NAMES = sorted(p.parent.name for p in EXAMPLES.glob("*/TARGET"))
 TARGET_KEYS = ["kind", "name", "namespace", "cluster"]
 FINDING_KEYS = ["case", "title", "severity", "evidence", "next_steps", "avoid", "escalate_to"]
 REPORT_KEYS = ["target", "findings", "last_stage", "incomplete", "redactions", "first_error", "not_collected",
-               "why_first"]
+               "why_first", "starting"]
 
 
 def _check_contract(doc: dict[str, Any]) -> None:
@@ -46,6 +46,9 @@ def _check_contract(doc: dict[str, Any]) -> None:
         assert f["next_steps"] and f["avoid"] and all(isinstance(s, str) for s in f["next_steps"] + f["avoid"])
     assert doc["last_stage"] in get_args(Stage)
     assert isinstance(doc["incomplete"], bool) and isinstance(doc["redactions"], int) and doc["redactions"] >= 0
+    assert isinstance(doc["starting"], bool)
+    # still starting means nothing has failed yet
+    assert not (doc["starting"] and any(f["severity"] in ("critical", "error") for f in doc["findings"]))
     fe = doc["first_error"]
     assert fe is None or (list(fe) == ["source", "line", "text"] and (fe["line"] is None or fe["line"] > 0))
 
