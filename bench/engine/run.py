@@ -93,8 +93,9 @@ def child(bundle: Path, profile_out: Path | None) -> None:
                                      "diagnose": c5 - c4, "render": c6 - c5},
                **_helpers(), "findings": findings, "last_stage": diag.last_stage,
                "report_chars": len(text), "report_head": text[:1500]}, sys.stdout)
-    sys.stdout.flush()
-    gc.freeze()  # as `bot.launch.run` exits
+    from bot.launch import finish
+
+    finish(0, bounded=True)  # as `bot.launch.run` ends a bounded command
 
 
 def _helpers() -> dict[str, float]:
