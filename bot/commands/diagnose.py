@@ -28,7 +28,7 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     target = parse_target(args.target, args.namespace)
     since = _since(args.since)
     now = parse_now(args.now)
-    source = rt.source(args)
+    source = rt.source(args, diagnosing=target)
     gathered = source.for_target(target, progress=rt.progress(enabled=interactive(args)))
     diag = rt.service.diagnose(target, source=source, now=now, gathered=gathered)
     if args.format == "slack":
