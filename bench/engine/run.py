@@ -638,10 +638,12 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
         "",
         "- *diagnose*: a fresh `python` per run (`run.py --child`) does what `rlark-bot diagnose job/ppo-bench-1k "
         "--snapshot` does (`bot.launch.run`): with the cycle collector off, imports `bot.cli`, `build_runtime()` "
-        "(settings from the environment, the redactor, the on-disk cache), `read_bundle` (log files read for their "
-        "sections in a forked helper meanwhile), the service's runbook (its compiled patterns from the cache), "
-        "`diagnose` (the one visit per log shared with a forked helper) and the text render, and exits without the "
-        "interpreter's final gc walk; the project's modules are compiled to bytecode first, as installed. Wall "
+        "(settings from the environment, the redactor, the on-disk cache), the service's runbook (its compiled "
+        "patterns from the cache), `read_bundle` with the target's visitor (the log files read once, for their "
+        "sections and the one visit per log, in a forked helper while the List files are read, then by both), "
+        "`diagnose` (the visits taken from the excerpts) and the text render, and ends as a bounded command does "
+        "(`bot.launch.finish`: exit handlers run, output flushed, no interpreter teardown); the project's modules "
+        "are compiled to bytecode first, as installed. Wall "
         "time is taken by the parent around the whole process (interpreter start included); CPU and peak RSS from "
         "`os.wait4`'s rusage of that child (its helpers' CPU included, the largest process's RSS), and the summed "
         "PSS of the process tree sampled every 10 ms. Page cache is warm (the bundle was just generated or read).",
@@ -675,17 +677,18 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
         f"Where the time goes (first run, CPU of the command's own process): import {cpu['import']:.2f} s (pydantic "
         "model classes, pydantic-settings, the redactor's rule modules, jinja2), settings and redactor "
         f"{cpu['runtime']:.2f} s, `read_bundle` {cpu['read']:.2f} s (~20,000 objects validated straight from the "
-        "JSON files' bytes, while a helper finds the log files' sections), runbook "
-        f"{cpu['runbook']:.2f} s (its compiled database from the cache), diagnose {cpu['diagnose']:.2f} s (its "
-        f"share of the log visits, then scoping, signals, the case loop and ranking), render {cpu['render']:.3f} s; "
+        "JSON files' bytes while a helper reads and visits the logs, then its share of the visits), runbook "
+        f"{cpu['runbook']:.2f} s (its compiled database from the cache), diagnose {cpu['diagnose']:.2f} s "
+        f"(scoping, signals, the case loop and ranking), render {cpu['render']:.3f} s; "
         f"the helpers {ph['helpers_cpu']:.2f} s. Start-up alone (import, settings, redactor, runbook, render) is "
         f"{serial:.2f} s = {serial / m.grep_s:.1f}x the grep scan, and the JSON Lists cannot be shared out: "
         "pickling the validated objects back costs more than validating them.")
     if not ok_wall:
         notes.append(
             "**diagnose wall time target missed** on this run. On a quiet machine the wall time is the command's "
-            "own CPU: start-up, the JSON Lists (validated in this process only), its share of the log visits "
-            "and the engine's serial work (scoping, signals, the case loop, ranking, about 0.2 s). Under load the "
+            "own CPU: start-up, the JSON Lists (validated in this process only, while the helper visits logs), "
+            "its share of the rest of the visits and the engine's serial work (scoping, signals, the case loop, "
+            "ranking, about 0.2 s). Under load the "
             "command and its helper also wait for the CPUs (compare the runs and the load below).")
     notes.append(
         "Engine design: a bundle's log text is not kept (`LogExcerpt.lazy`: a section is read again from its byte "
@@ -694,7 +697,12 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
         "the candidates are confirmed by `re`, markers are located, credentials scanned; then the text is dropped. "
         "With 32 MiB of logs or more, the visits are shared with forked helpers (`bot.forked.Shared`: one queue, "
         "largest logs first, the small answers pickled back, anything a helper does not send back visited by the "
-        "command itself); the CLI uses its CPUs, a Slack diagnosis worker one. Signals and the case loop work from "
+        "command itself); the CLI uses its CPUs, a Slack diagnosis worker one. The CLI's diagnosis of a bundle "
+        "visits the target's logs while the bundle is read (`VisitAhead`, the logs its scope will likely hold, "
+        "from their pods' names): the helper reads each log file once, for its sections and its visits, from the "
+        "moment the runbook is ready, while the command validates the List files; the command then takes its "
+        "share of the files left, and the diagnosis takes each visit from its excerpt (a log not visited ahead "
+        "is visited then). Signals and the case loop work from "
         "what the visits kept; the few logs they quote are read again. The case loop visits only pods with a "
         "candidate line, a matching event or container state reason. Bounded commands run with the cycle "
         "collector off (`bot.launch`).")
