@@ -19,7 +19,8 @@ from bot.checks.alerts import Alert
 from bot.checks.run import tick_checks
 from bot.cluster.progress import Progress
 from bot.diagnose import Diagnosis, diagnose
-from bot.diagnose.engine import prepare
+from bot.diagnose.engine import matcher_of, prepare
+from bot.diagnose.survey import VisitAhead
 from bot.errors import NotFound, SourceError, UsageError, UserError
 from bot.models import Evidence, Target
 from bot.redact import Redactor, SafeText, dump_json, seal
@@ -88,6 +89,13 @@ class Service:
             prepare(self._runbook, cache=self._cache)
             self._prepared = True
         return self._runbook
+
+    def visit_ahead(self, target: Target) -> VisitAhead | None:
+        """The visits a diagnosis of `target` will make of its logs, for a bundle source to make while it reads
+        them (with helpers: `processes` > 1); None when nothing would share them."""
+        if self.processes < 2:
+            return None
+        return VisitAhead(matcher_of(self.runbook), self.redactor.scan, target)
 
     def diagnose(self, target: Target, *, source: EvidenceSource, now: datetime | None = None,
                  progress: Progress | None = None, gathered: Gathered | None = None) -> Diagnosis:

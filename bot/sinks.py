@@ -27,6 +27,17 @@ def write_stdout(text: SafeText) -> None:
     sys.stdout.flush()
 
 
+def flush_standard_streams() -> bool:
+    """Push out whatever standard output and error still hold (a process about to end without the interpreter's
+    own exit); False when they could not take it (a closed pipe, a full disk)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        return False
+    return True
+
+
 def write_stderr(text: SafeText) -> None:
     _write(sys.stderr, text)
 

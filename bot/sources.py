@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.bundle import BundleError, read_bundle
+from bot.bundle.logs import LogVisitor
 from bot.bundle.writer import Scope, listed_in_bundle
 from bot.cluster.progress import NullProgress, Progress
 from bot.errors import NotFound, SourceError, UsageError
@@ -93,12 +94,14 @@ class EvidenceSource(Protocol):
 class BundleSource:
     """An evidence bundle on disk (CONTRACT §2). Read afresh on every call: a bundle may be replaced."""
 
-    def __init__(self, path: str | Path, *, processes: int = 1) -> None:
-        """`processes`: how many may share reading a large bundle's logs."""
+    def __init__(self, path: str | Path, *, processes: int = 1, visitor: LogVisitor | None = None) -> None:
+        """`processes`: how many may share reading a large bundle's logs; `visitor`: what will be asked of the
+        logs, asked while they are read (see `read_bundle`)."""
         if not str(path).strip():
             raise UsageError("--snapshot needs a directory (got an empty value)")
         self.path = Path(path)
         self.processes = processes
+        self.visitor = visitor
 
     @property
     def label(self) -> str:
@@ -106,7 +109,7 @@ class BundleSource:
 
     def _read(self) -> Gathered:
         try:
-            evidence = read_bundle(self.path, processes=self.processes)
+            evidence = read_bundle(self.path, processes=self.processes, visitor=self.visitor)
             return Gathered(evidence, frozenset(listed_in_bundle(self.path)))
         except BundleError as exc:
             raise SourceError(f"cannot read snapshot {self.path}: {exc}") from exc
@@ -214,11 +217,12 @@ class LiveSource:
 
 
 def open_source(*, snapshot: str | None, kubeconfig: str | None, context: str | None, settings: Settings,
-                observe: Callable[[str, str, str], None] | None = None, processes: int = 1) -> EvidenceSource:
+                observe: Callable[[str, str, str], None] | None = None, processes: int = 1,
+                visitor: LogVisitor | None = None) -> EvidenceSource:
     """`--snapshot DIR` reads a bundle; otherwise live clusters. `--snapshot ''` is a usage error, not live mode.
-    `processes`: how many may share reading a large bundle."""
+    `processes`: how many may share reading a large bundle; `visitor`: its logs' visits, while they are read."""
     if snapshot is not None:
         if kubeconfig or context:
             raise UsageError("--snapshot reads a bundle: it cannot be combined with --kubeconfig or --context")
-        return BundleSource(snapshot, processes=processes)
+        return BundleSource(snapshot, processes=processes, visitor=visitor)
     return LiveSource(kubeconfig=kubeconfig, context=context, settings=settings, observe=observe)

@@ -13,8 +13,10 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from bot.bundle.errors import BundleError
+from bot.models import LogExcerpt, LogSource
 
 _START = re.compile(r"^==== START logs for container (?P<c>\S+) of pod (?P<ns>[^/\s]+)/(?P<pod>\S+) ====$", re.M)
 _END = "==== END logs for container {c} of pod {ns}/{pod} ===="
@@ -67,6 +69,33 @@ class LogFile:
 
     def text(self, section: Section) -> str:
         return _decode(memoryview(self.data)[section.start:section.end])
+
+    def excerpt(self, source: LogSource, index: int) -> LogExcerpt:
+        """Section `index` as an excerpt read from these bytes (as long as they are held): the same text, and
+        the same bytes with it, as a `LogFiles.loader` of the file gives."""
+        section = self.sections[index]
+        keep = self.base is not None
+
+        def load() -> tuple[str, bytes | None]:
+            text, data = _decode_keeping(self.data[section.start:section.end])
+            return text, data if keep else None
+        return LogExcerpt.lazy(source=source, load=load, size=section.end - section.start,
+                               truncated=section.truncated)
+
+
+class LogVisitor(Protocol):
+    """What a diagnosis will ask of every log in its scope, asked while the bundle is read: the log files are
+    then read once, and their visits share the helpers that find their sections (see `read_bundle`)."""
+
+    @property
+    def token(self) -> object:
+        """Names this visitor: a result is given back only to the visitor that made it (`LogExcerpt.ahead`)."""
+
+    def wants(self, source: LogSource) -> bool:
+        """Whether this log is likely asked for (a wrong guess costs time, never changes an answer)."""
+
+    def visit(self, excerpt: LogExcerpt) -> object:
+        """What the visit found: small, and picklable (it may come from a helper process)."""
 
 
 def _decode(data: bytes | memoryview) -> str:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.bundle.errors import BundleError
 from bot.bundle.files import MAX_DEPTH, deeper_than, find_list_file, load_json_models, load_list
-from bot.bundle.logs import LogFile, LogFiles, read_log_file
+from bot.bundle.logs import LogFile, LogFiles, LogVisitor, read_log_file
 from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.models import (
     Evidence,
@@ -97,9 +97,27 @@ class _LogFileAt:
     size: int
 
 
-def _sections_of(at: _LogFileAt) -> LogFile:
+def _source(at: _LogFileAt, container: str) -> LogSource:
+    return LogSource(cluster=at.cluster, namespace=at.namespace, pod=at.pod, container=container,
+                     previous=at.previous)
+
+
+_Read = tuple[LogFile, list[object | None]]
+
+
+def _sections_of(at: _LogFileAt) -> _Read:
     """A log file's sections and notes, without its bytes (they are read again per section when asked for)."""
-    return replace(read_log_file(at.path, at.display), data=b"")
+    return replace(read_log_file(at.path, at.display), data=b""), []
+
+
+def _visit_sections(visitor: LogVisitor, at: _LogFileAt) -> _Read:
+    """`_sections_of`, and what `visitor` found in the sections it wants, visited from the bytes just read."""
+    read = read_log_file(at.path, at.display)
+    visits: list[object | None] = []
+    for index, section in enumerate(read.sections):
+        source = _source(at, section.container)
+        visits.append(visitor.visit(read.excerpt(source, index)) if visitor.wants(source) else None)
+    return replace(read, data=b""), visits
 
 
 class _Reader:
@@ -139,16 +157,18 @@ class _Reader:
                 self.log_files.append(_LogFileAt(path, str(path.relative_to(self.root)), cluster, namespace,
                                                  pod_dir.name, previous, st.st_size))
 
-    def read_logs(self, reads: list[LogFile]) -> None:
-        """Every log file's sections, as excerpts read again when asked for (`reads`: the files, in order)."""
-        for at, read in zip(self.log_files, reads, strict=True):
+    def read_logs(self, reads: list[_Read], visitor: LogVisitor | None = None) -> None:
+        """Every log file's sections, as excerpts read again when asked for (`reads`: the files, in order),
+        each with what `visitor` found in it ahead of time."""
+        for at, (read, visits) in zip(self.log_files, reads, strict=True):
             self.cut.extend(read.notes)
             for index, section in enumerate(read.sections):
-                source = LogSource(cluster=at.cluster, namespace=at.namespace, pod=at.pod,
-                                   container=section.container, previous=at.previous)
                 load = self.files.loader(at.path, display=at.display, read=read, index=index)
-                self.logs.append(LogExcerpt.lazy(source=source, load=load, size=section.end - section.start,
-                                                 truncated=section.truncated))
+                excerpt = LogExcerpt.lazy(source=_source(at, section.container), load=load,
+                                          size=section.end - section.start, truncated=section.truncated)
+                if visitor is not None and index < len(visits) and visits[index] is not None:
+                    excerpt.visited_ahead(visitor.token, visits[index])
+                self.logs.append(excerpt)
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():
@@ -196,17 +216,18 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def read_bundle(root: Path, *, processes: int = 1) -> Evidence:
+def read_bundle(root: Path, *, processes: int = 1, visitor: LogVisitor | None = None) -> Evidence:
     """Read everything in the bundle; raises BundleError (one line) on a corrupt file. `processes` > 1: log files
     are read for their sections in forked helpers while this process reads the List files (a large bundle's logs
-    are most of its bytes)."""
+    are most of its bytes), and the logs `visitor` wants are visited there too, from the bytes just read; this
+    process joins in once its List files are read."""
     if not root.is_dir():
         raise BundleError("not a directory")  # the caller names the path
     with _no_gc_pauses():
-        return _read_bundle(root, processes)
+        return _read_bundle(root, processes, visitor)
 
 
-def _read_bundle(root: Path, processes: int) -> Evidence:
+def _read_bundle(root: Path, processes: int, visitor: LogVisitor | None) -> Evidence:
     index = _read_index(root)
     reader = _Reader(root)
     if index.clusters or index.control_plane:
@@ -221,10 +242,12 @@ def _read_bundle(root: Path, processes: int) -> Evidence:
     files = reader.log_files
     share = processes if sum(at.size for at in files) >= MIN_SHARED_BYTES else 1
     order = sorted(range(len(files)), key=lambda i: -files[i].size) if share > 1 else None
-    with Shared(files, _sections_of, processes=share, order=order) as shared:
+    ahead = visitor if share > 1 else None  # with no helper, the visits wait until they are asked for
+    work = _sections_of if ahead is None else partial(_visit_sections, ahead)
+    with Shared(files, work, processes=share, order=order) as shared:
         for load in reader.reads:  # meanwhile, in this process
             load()
-        reader.read_logs(shared.results())
+        reader.read_logs(shared.results(), ahead)
     return Evidence(
         captured_at=index.captured_at,
         control_plane=index.control_plane,

@@ -52,11 +52,14 @@ class Runtime:
     def progress(self, *, enabled: bool) -> Progress:
         return for_terminal(enabled=enabled, redactor=self.redactor)
 
-    def source(self, args: argparse.Namespace, *,
-               observe: Callable[[str, str, str], None] | None = None) -> EvidenceSource:
+    def source(self, args: argparse.Namespace, *, observe: Callable[[str, str, str], None] | None = None,
+               diagnosing: Target | None = None) -> EvidenceSource:
+        """`diagnosing`: the target a diagnosis of this source's evidence is for (a bundle's logs are then
+        visited while they are read)."""
+        visitor = self.service.visit_ahead(diagnosing) if diagnosing is not None and args.snapshot else None
         return open_source(snapshot=args.snapshot, kubeconfig=getattr(args, "kubeconfig", None),
                            context=getattr(args, "context", None), settings=self.settings, observe=observe,
-                           processes=self.service.processes)
+                           processes=self.service.processes, visitor=visitor)
 
 
 def build_runtime() -> Runtime:

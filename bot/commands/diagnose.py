@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from bot.commands.common import Runtime, add_source_args, interactive, parse_now, parse_target
-from bot.compare.since import since_last_run
 from bot.errors import EXIT_OK, UsageError
 from bot.models import TargetKind
 from bot.models.evidence import JOB_NAME, echo
@@ -29,7 +28,7 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
     target = parse_target(args.target, args.namespace)
     since = _since(args.since)
     now = parse_now(args.now)
-    source = rt.source(args)
+    source = rt.source(args, diagnosing=target)
     gathered = source.for_target(target, progress=rt.progress(enabled=interactive(args)))
     diag = rt.service.diagnose(target, source=source, now=now, gathered=gathered)
     if args.format == "slack":
@@ -37,6 +36,8 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
         return EXIT_OK
     line = ""
     if args.format == "ticket" and target.kind is TargetKind.JOB:
+        from bot.compare.since import since_last_run  # a ticket's part only: not loaded for the other formats
+
         job = next((j for j in gathered.evidence.jobs if j.name == target.name), None)
         if job is not None:
             line = since_last_run(gathered.evidence, job, redactor=rt.redactor, lang=args.lang, since=since)

@@ -8,9 +8,6 @@ from typing import Any
 
 from bot.commands.common import Runtime
 from bot.errors import SourceError, UsageError
-from bot.store.base import StoreUnavailable
-from bot.store.factory import open_store
-from bot.store.feedback import as_csv, as_json, votes
 
 
 def add_parser(subparsers: Any) -> None:
@@ -25,6 +22,11 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:
+    # Imported here: the store's client libraries are no part of the other commands' start-up.
+    from bot.store.base import StoreUnavailable
+    from bot.store.factory import open_store
+    from bot.store.feedback import as_csv, as_json, votes
+
     settings = rt.settings
     try:
         store = open_store(url=settings.redis_url, data_dir=settings.data_dir)

@@ -6,9 +6,6 @@ import argparse
 
 from bot.commands.common import Runtime, parse_now
 from bot.errors import EXIT_OK
-from bot.preflight.nodes import nodes_json, nodes_text, parse_selector
-from bot.preflight.source import open_inventory
-from bot.redact import dump_json, seal
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,6 +23,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:
+    # Imported here, as every command's own machinery: start-up loads only the command that runs.
+    from bot.preflight.nodes import nodes_json, nodes_text, parse_selector
+    from bot.preflight.source import open_inventory
+    from bot.redact import dump_json, seal
+
     selector = parse_selector(args.selector)
     inv = open_inventory(snapshot=args.snapshot, kubeconfig=args.kubeconfig, context=args.context,
                          settings=rt.settings, now=parse_now(args.now))

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.commands.common import Runtime, parse_now
 from bot.errors import EXIT_OK, SourceError, UsageError
 from bot.models.evidence import JOB_NAME, echo
-from bot.preflight.document import parse, read_input
-from bot.preflight.inventory import Inventory
-from bot.preflight.render import render
-from bot.preflight.run import preflight
-from bot.preflight.source import live_job, open_inventory
+
+if TYPE_CHECKING:
+    from bot.preflight.inventory import Inventory
 
 EXIT_NOT_READY = 4
 
@@ -35,6 +34,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:
+    # Imported here, as every command's own machinery: start-up loads only the command that runs.
+    from bot.preflight.document import parse, read_input
+    from bot.preflight.render import render
+    from bot.preflight.run import preflight
+    from bot.preflight.source import live_job
+
     now = parse_now(args.now)
     target: str = args.target
     resubmit = target.startswith("job/")
@@ -63,5 +68,7 @@ def run(args: argparse.Namespace, rt: Runtime) -> int:
 
 
 def _inventory(args: argparse.Namespace, rt: Runtime, *, now: datetime | None) -> Inventory:
+    from bot.preflight.source import open_inventory
+
     return open_inventory(snapshot=args.snapshot, kubeconfig=args.kubeconfig, context=args.context,
                           settings=rt.settings, now=now)

@@ -10,8 +10,6 @@ from bot.errors import EXIT_OK, SourceError, UsageError
 from bot.models.evidence import echo
 from bot.service import resolve_now
 from bot.sinks import write_file, write_png
-from bot.timeline import render_svg, render_text, timeline_of
-from bot.timeline.raster import RasterError, rasterise
 
 PICTURES = (".png", ".svg")
 
@@ -49,6 +47,10 @@ def output_path(text: str | None) -> Path | None:
 
 
 def run(args: argparse.Namespace, rt: Runtime) -> int:
+    # Imported here, as every command's own machinery: start-up loads only the command that runs.
+    from bot.timeline import render_svg, render_text, timeline_of
+    from bot.timeline.raster import RasterError, rasterise
+
     target = parse_target(args.target, args.namespace)
     now = parse_now(args.now)
     out = output_path(args.output)

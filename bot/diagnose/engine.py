@@ -45,6 +45,11 @@ def _matcher(runbook: Runbook, cache: DatabaseCache | None = None) -> LogMatcher
     return cached[1]
 
 
+def matcher_of(runbook: Runbook) -> LogMatcher:
+    """The runbook's log matcher, the one its diagnoses use."""
+    return _matcher(runbook)
+
+
 def prepare(runbook: Runbook, *, cache: DatabaseCache | None) -> None:
     """Compile the runbook's log patterns now, through `cache` (a composition root's on-disk cache), so a
     diagnosis does not compile them."""

@@ -1,13 +1,17 @@
 """Find the first line matching each runbook log pattern in each log, fast.
 
 All patterns are compiled into one Hyperscan database and every log is scanned once; Hyperscan only
-prefilters (first candidate per pattern), and Python's `re` confirms the candidate line, so matching
-semantics are exactly those of the runbook's regexes. Patterns Hyperscan cannot compile, or runs without
+prefilters, and Python's `re` confirms the candidate line, so matching semantics are exactly those of the
+runbook's regexes. The one scan keeps every candidate of every pattern (a few per log: a rejected candidate,
+say a harmless NCCL plugin warning at the top of every rank's log, then costs no second pass over the rest of
+the log); a log with more than MAX_CANDIDATES of them is scanned again keeping the first of each only, and its
+later candidates are looked for one pattern at a time. Patterns Hyperscan cannot compile, or runs without
 Hyperscan installed, fall back to `re` over the text.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 import threading
@@ -29,6 +33,11 @@ except ImportError:  # pragma: no cover - exercised when the wheel is unavailabl
 # Multiline anchors as in `re.M`; only the first match per pattern and log is needed.
 _FLAGS: int = (hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_SINGLEMATCH | hyperscan.HS_FLAG_ALLOWEMPTY
                if hyperscan is not None else 0)
+# The runbook's patterns in the survey's scan: every match (its candidates), the view's literals still once.
+_ALL: int = _FLAGS & ~hyperscan.HS_FLAG_SINGLEMATCH if hyperscan is not None else 0
+# Matches of the runbook's patterns one scan keeps; past it, the scan stops and the log is scanned again for the
+# first match of each pattern (a log where a pattern matches line after line).
+MAX_CANDIDATES = 20_000
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,8 @@ class LogMatcher:
         self._hs_patterns: frozenset[str] = frozenset()
         self._singles: dict[str, Any] = {}
         self._literal_ids: dict[int, str] = {}
+        self._all: Any = None  # the database keeping every candidate (the survey's), when it compiles
+        self._once: frozenset[int] = frozenset()  # its single-match ids (the view's literals)
         if use_hyperscan and hyperscan is not None:
             self._compile(cache)
 
@@ -84,22 +95,26 @@ class LogMatcher:
         self._literal_ids = {base + j: lit for j, lit in enumerate(VIEW_LITERALS)}
         self._hs_ids = {i: self._patterns[i] for i, _ in usable}
         self._hs_patterns = frozenset(self._hs_ids.values())
+        every = [_ALL] * len(usable) + [flags] * len(literals)
+        self._all = self._cached(cache, usable + literals, every, name="candidates")
+        self._once = frozenset(self._literal_ids)
 
-    def _cached(self, cache: DatabaseCache | None, exprs: list[tuple[int, bytes]], flags: int) -> Any:
+    def _cached(self, cache: DatabaseCache | None, exprs: list[tuple[int, bytes]], flags: int | list[int], *,
+                name: str = "runbook") -> Any:
         """The whole set's database, from the cache when it holds this very set; only a set that compiles whole
         is kept (one with patterns Hyperscan refuses is sorted out afresh each time)."""
         if cache is None:
             return self._build(exprs, flags)
         version = getattr(hyperscan, "__version__", "")
-        key = "runbook-" + hashlib.sha256(repr((version, flags, exprs)).encode("utf-8")).hexdigest()[:32]
+        key = f"{name}-" + hashlib.sha256(repr((version, flags, exprs)).encode("utf-8")).hexdigest()[:32]
         return cached_database(cache, key, lambda: self._build(exprs, flags))
 
     @staticmethod
-    def _build(exprs: list[tuple[int, bytes]], flags: int) -> Any:
+    def _build(exprs: list[tuple[int, bytes]], flags: int | list[int]) -> Any:
         db = hyperscan.Database()
         try:
             db.compile(expressions=[e for _, e in exprs], ids=[i for i, _ in exprs], elements=len(exprs),
-                       flags=[flags] * len(exprs))
+                       flags=flags if isinstance(flags, list) else [flags] * len(exprs))
         except hyperscan.error:
             return None
         return db
@@ -128,16 +143,20 @@ class LogMatcher:
             return {}, None
         text = view.text
         data = view.take_utf8()
-        lines = _first_lines(self._db, text, data)
+        ascii_data = data if len(data) == len(text) else None
+        ends: dict[int, list[int]] | None = None
+        if ascii_data is not None and self._all is not None:  # byte offsets are characters: keep every candidate
+            ends = _every_end(self._all, ascii_data, self._once)
+        lines = _first_lines(self._db, text, data) if ends is None else _lines_of(ends, data)
         found = {self._hs_ids[pid]: off for pid, off in lines.items() if pid in self._hs_ids}
         present = frozenset(self._literal_ids[pid] for pid in lines if pid in self._literal_ids) \
             if self._literal_ids else None
         container = view.excerpt.source.container
-        ascii_data = data if len(data) == len(text) else None
+        later = None if ends is None else {self._hs_ids[pid]: e for pid, e in ends.items() if pid in self._hs_ids}
         for pattern in found:
             for key, cond in self._by_pattern[pattern]:
                 if cond.container is None or cond.container.search(container):
-                    view.memo[key] = self._first_match(cond, view, found, ascii_data)
+                    view.memo[key] = self._first_match(cond, view, found, ascii_data, later)
         return found, present
 
     def _single(self, pat: str) -> Any:
@@ -147,9 +166,12 @@ class LogMatcher:
             self._singles[pat] = self._build([(pid, pat.encode("utf-8"))], _FLAGS)
         return self._singles[pat]
 
-    def _next_candidate(self, pat: str, text: str, start: int, ascii_data: bytes | None) -> int | None:
+    def _next_candidate(self, pat: str, text: str, start: int, ascii_data: bytes | None,
+                        later: dict[str, list[int]] | None = None) -> int | None:
         if pat not in self._hs_patterns:
             return start if start < len(text) else None  # the `re` path reads on from here
+        if ascii_data is not None and later is not None:  # every candidate is known: the first from `start` on
+            return _next_line_known(later[pat], ascii_data, start)
         if ascii_data is not None:  # byte and character offsets agree: no encoding of the rest
             return _next_line_ascii(self._single(pat), ascii_data, start)
         found = _first_lines(self._single(pat), text[start:])
@@ -172,7 +194,7 @@ class LogMatcher:
         return self._first_match(cond, view, candidates, None)
 
     def _first_match(self, cond: LogCond, view: LogView, candidates: dict[str, int],
-                     ascii_data: bytes | None) -> int | None:
+                     ascii_data: bytes | None, later: dict[str, list[int]] | None = None) -> int | None:
         pat = cond.pattern.pattern
         accelerated = pat in self._hs_patterns
         pos: int | None = candidates.get(pat) if accelerated else 0
@@ -193,7 +215,7 @@ class LogMatcher:
             if hit is not None and (cond.unless is None or not cond.unless.search(line)) \
                     and not _said_otherwise(cond, line, text, line_end):
                 return line_start + hit.start()
-            pos = self._next_candidate(pat, text, line_end + 1, ascii_data)
+            pos = self._next_candidate(pat, text, line_end + 1, ascii_data, later)
         return None
 
 
@@ -234,6 +256,58 @@ def _next_line_ascii(db: Any, data: bytes, start: int) -> int | None:
     if not ends:
         return None
     newline = data.rfind(b"\n", start, start + max(ends[0] - 1, 0))
+    return newline + 1 if newline >= 0 else start
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _every_end(db: Any, data: bytes, once: frozenset[int]) -> dict[int, list[int]] | None:
+    """Pattern id -> the end offsets of its matches in `data`, in order (the ids in `once` match at most once:
+    single-match patterns); None when the patterns match more than MAX_CANDIDATES times."""
+    ends: dict[int, list[int]] = {}
+    count = [0]
+
+    def on_match(pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
+        got = ends.get(pid)
+        if got is None:
+            ends[pid] = [end]
+        else:
+            got.append(end)
+        if pid not in once:
+            count[0] += 1
+            if count[0] > MAX_CANDIDATES:
+                raise _TooMany
+        return False
+
+    try:
+        db.scan(data, match_event_handler=on_match, scratch=_scratch(db))
+    except _TooMany:  # raised by the callback, passed on by the binding as it is
+        return None
+    for got in ends.values():
+        if len(got) > 1:
+            got.sort()
+    return ends
+
+
+def _lines_of(ends: dict[int, list[int]], data: bytes) -> dict[int, int]:
+    """`_first_lines` of an ASCII text from every match's end: the start of the line of each pattern's first."""
+    out: dict[int, int] = {}
+    for pid, got in ends.items():
+        end = got[0]
+        out[pid] = data.rfind(b"\n", 0, max(end - 1, 0)) + 1 if end else 0
+    return out
+
+
+def _next_line_known(ends: list[int], data: bytes, start: int) -> int | None:
+    """`_next_line_ascii` from the ends of every match already found: the line of the first match that ends at or
+    after `start`. A match that began before `start` may add a candidate line (one `re` then rejects if the line
+    alone does not match), never hide one."""
+    i = bisect.bisect_left(ends, start)
+    if i == len(ends):
+        return None
+    newline = data.rfind(b"\n", start, max(ends[i] - 1, start))
     return newline + 1 if newline >= 0 else start
 
 

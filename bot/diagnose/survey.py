@@ -14,6 +14,8 @@ from functools import partial
 
 from bot.diagnose.logscan import LogMatcher
 from bot.forked import MIN_SHARED_BYTES, Shared
+from bot.models import LogExcerpt, LogSource, Target, TargetKind
+from bot.redact import Scan
 from bot.scope.logview import LogView, Surveyed
 from bot.signals.hang import step_of
 from bot.signals.stages import has_training_signal
@@ -41,9 +43,56 @@ def _visit_elsewhere(matcher: LogMatcher, view: LogView) -> tuple[_Found, Survey
     return visit(matcher, view), view.surveyed()
 
 
+class VisitAhead:
+    """The visits of a target's logs, done while its bundle is read (`bot.bundle.logs.LogVisitor`): the bundle's
+    log files are read once, and the visits start while the List files are still being read. `survey_logs` takes
+    each log's visit from its excerpt instead of visiting it again; a log not visited ahead is visited there."""
+
+    def __init__(self, matcher: LogMatcher, scan: Scan, target: Target) -> None:
+        self._matcher, self._scan, self._target = matcher, scan, target
+
+    @property
+    def token(self) -> object:
+        return _token(self._matcher, self._scan)
+
+    def wants(self, source: LogSource) -> bool:
+        """The logs the target's scope will likely hold, from names alone (the scope itself needs the objects):
+        a job's pods are named after it, a pod's or runner's workflow pods after the pod."""
+        t = self._target
+        if t.namespace and source.namespace != t.namespace:
+            return False
+        if t.kind is TargetKind.JOB:
+            return source.pod.startswith(f"{t.name}-")
+        return source.pod == t.name or source.pod.startswith(f"{t.name}-workflow")
+
+    def visit(self, excerpt: LogExcerpt) -> tuple[_Found, Surveyed]:
+        return _visit_elsewhere(self._matcher, LogView(excerpt, self._scan))
+
+
+def _token(matcher: LogMatcher, scan: Scan) -> object:
+    """What a visit depends on besides the text: the runbook's matcher and the redactor's scan."""
+    return (matcher, scan)
+
+
 def survey_logs(matcher: LogMatcher, views: Sequence[LogView], *, processes: int = 1) -> dict[int, _Found]:
-    """Visit every log once; `id(view)` -> the runbook prefilter's candidates in it. `processes` > 1 shares the
-    visits out when the logs hold at least MIN_SHARED_BYTES."""
+    """Visit every log once; `id(view)` -> the runbook prefilter's candidates in it. A log visited while its
+    bundle was read (`VisitAhead`) is not visited again. `processes` > 1 shares the visits out when the logs hold
+    at least MIN_SHARED_BYTES."""
+    out: dict[int, _Found] = {}
+    rest: list[LogView] = []
+    for view in views:
+        done = view.excerpt.ahead(_token(matcher, view.scan))
+        if isinstance(done, tuple):
+            found, surveyed = done
+            view.adopt(surveyed)
+            out[id(view)] = found
+        else:
+            rest.append(view)
+    out.update(_survey(matcher, rest, processes=processes))
+    return out
+
+
+def _survey(matcher: LogMatcher, views: Sequence[LogView], *, processes: int) -> dict[int, _Found]:
     sizes = [v.excerpt.size for v in views]
     if processes < 2 or sum(sizes) < MIN_SHARED_BYTES:
         return {id(view): visit(matcher, view) for view in views}

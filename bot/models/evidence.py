@@ -113,6 +113,7 @@ class LogExcerpt(BaseModel):
     truncated: bool = False
     _load: Callable[[], tuple[str, bytes | None]] | None = PrivateAttr(default=None)
     _size: int = PrivateAttr(default=-1)
+    _ahead: tuple[object, object] | None = PrivateAttr(default=None)
 
     @classmethod
     def lazy(cls, *, source: LogSource, load: Callable[[], tuple[str, bytes | None]], size: int,
@@ -141,6 +142,16 @@ class LogExcerpt(BaseModel):
     def held(self) -> bool:
         """Whether the text is in memory (reading it costs nothing)."""
         return self._load is None
+
+    def visited_ahead(self, token: object, result: object) -> None:
+        """Keep what a visit of this text found before it was asked for (while the bundle was read), with the
+        `token` that names the visitor; `ahead(token)` gives it back to the same visitor only."""
+        self._ahead = (token, result)
+
+    def ahead(self, token: object) -> object | None:
+        """What a visit by the visitor `token` names found ahead of time, or None."""
+        kept = self._ahead
+        return kept[1] if kept is not None and kept[0] == token else None
 
 
 class Evidence(BaseModel):
