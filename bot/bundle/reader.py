@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import gc
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.bundle.errors import BundleError
 from bot.bundle.files import MAX_DEPTH, deeper_than, find_list_file, load_json_models, load_list
-from bot.bundle.logs import LogFile, LogFiles, read_log_file
+from bot.bundle.logs import LogFile, LogFiles, _decode_keeping, read_log_file
 from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.models import (
     Evidence,
@@ -35,6 +35,8 @@ EXPECTED_CLUSTER = ("nodes",)
 EXPECTED_NAMESPACE = ("pods", "events")
 EXPECTED_CONTROL_PLANE = ("jobs.rlinf.io",)
 EXPECTED_AGENT_NAMESPACE = ("tasks.rlinf.io", "pods.rlinf.io", "nodes.rlinf.io", "leases")
+
+R = TypeVar("R")  # what a caller computes from each log section while the reader holds its text
 
 
 class SnapshotIndex(BaseModel):
@@ -102,9 +104,31 @@ def _sections_of(at: _LogFileAt) -> LogFile:
     return replace(read_log_file(at.path, at.display), data=b"")
 
 
+@dataclass(frozen=True)
+class _Surveying(Generic[R]):
+    """`_sections_of`, and `survey` of each section's text while the file's bytes are at hand (one read)."""
+
+    survey: Callable[[LogSource, str, bytes | None], R]
+
+    def __call__(self, at: _LogFileAt) -> tuple[LogFile, list[R]]:
+        read = read_log_file(at.path, at.display)
+        found: list[R] = []
+        for section in read.sections:
+            text, utf8 = _decode_keeping(read.data[section.start:section.end])
+            found.append(self.survey(_source(at, section.container), text, utf8))
+            del text, utf8  # one section's text at a time
+        return replace(read, data=b""), found
+
+
+def _source(at: _LogFileAt, container: str) -> LogSource:
+    return LogSource(cluster=at.cluster, namespace=at.namespace, pod=at.pod, container=container,
+                     previous=at.previous)
+
+
 class _Reader:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, kinds: Collection[str] | None = None) -> None:
         self.root = root
+        self.kinds = None if kinds is None else frozenset(kinds)  # file stems to read; None: every kind
         self.fields: dict[str, list[Any]] = {}
         self.logs: list[LogExcerpt] = []
         self.files = LogFiles()  # log text is read again when asked for, not held
@@ -144,11 +168,15 @@ class _Reader:
         for at, read in zip(self.log_files, reads, strict=True):
             self.cut.extend(read.notes)
             for index, section in enumerate(read.sections):
-                source = LogSource(cluster=at.cluster, namespace=at.namespace, pod=at.pod,
-                                   container=section.container, previous=at.previous)
+                source = _source(at, section.container)
                 load = self.files.loader(at.path, display=at.display, read=read, index=index)
                 self.logs.append(LogExcerpt.lazy(source=source, load=load, size=section.end - section.start,
                                                  truncated=section.truncated))
+
+    def _wanted(self, table: dict[str, tuple[str, type[KubeObject]]]) -> list[tuple[str, tuple[str, type[KubeObject]]]]:
+        """The kinds of `table` to read: all, or those the caller asked for (the others are not "not collected":
+        they were not asked for)."""
+        return [(stem, spec) for stem, spec in table.items() if self.kinds is None or stem in self.kinds]
 
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():
@@ -161,14 +189,14 @@ class _Reader:
             self.reads.append(partial(self.not_collected.append, Missing(
                 cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory, empty)")))
             return
-        for stem, spec in CLUSTER_SCOPED.items():
+        for stem, spec in self._wanted(CLUSTER_SCOPED):
             expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
                 control_plane and stem in EXPECTED_CONTROL_PLANE)
             self.reads.append(partial(self._load, directory, stem, spec, cluster=cluster, namespace="",
                                      expected=expected))
         for ns_dir in sorted(p for p in directory.iterdir() if p.is_dir()):
             namespace = ns_dir.name
-            for stem, spec in NAMESPACED.items():
+            for stem, spec in self._wanted(NAMESPACED):
                 expected = (stem in EXPECTED_NAMESPACE and not control_plane) or (
                     control_plane and namespace.startswith("rlark-") and stem in EXPECTED_AGENT_NAMESPACE)
                 self.reads.append(partial(self._load, ns_dir, stem, spec, cluster=cluster, namespace=namespace,
@@ -196,19 +224,33 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def read_bundle(root: Path, *, processes: int = 1) -> Evidence:
+def read_bundle(root: Path, *, processes: int = 1, kinds: Collection[str] | None = None) -> Evidence:
     """Read everything in the bundle; raises BundleError (one line) on a corrupt file. `processes` > 1: log files
     are read for their sections in forked helpers while this process reads the List files (a large bundle's logs
-    are most of its bytes)."""
+    are most of its bytes). `kinds`: the file stems of the kinds to read (`bot.models.kinds`), None for all; the
+    others are neither read nor reported as not collected."""
     if not root.is_dir():
         raise BundleError("not a directory")  # the caller names the path
     with _no_gc_pauses():
-        return _read_bundle(root, processes)
+        return _read_bundle(root, processes, kinds, None)[0]
 
 
-def _read_bundle(root: Path, processes: int) -> Evidence:
+def read_bundle_surveyed(root: Path, survey: Callable[[LogSource, str, bytes | None], R], *, processes: int = 1,
+                         kinds: Collection[str] | None = None) -> tuple[Evidence, dict[LogSource, R]]:
+    """`read_bundle`, and `survey(source, text, utf8)` of every log section, computed in the same read of its file
+    (in the forked helper that reads it, which is forked before the List files are read: a large log is never
+    held next to all the objects). `utf8`: the text's bytes when they were valid UTF-8. The results must pickle."""
+    if not root.is_dir():
+        raise BundleError("not a directory")
+    with _no_gc_pauses():
+        evidence, found = _read_bundle(root, processes, kinds, _Surveying(survey))
+    return evidence, found
+
+
+def _read_bundle(root: Path, processes: int, kinds: Collection[str] | None,
+                 surveying: _Surveying[R] | None) -> tuple[Evidence, dict[LogSource, R]]:
     index = _read_index(root)
-    reader = _Reader(root)
+    reader = _Reader(root, kinds)
     if index.clusters or index.control_plane:
         names = list(dict.fromkeys(([index.control_plane] if index.control_plane else []) + index.clusters))
         for name in names:
@@ -221,11 +263,22 @@ def _read_bundle(root: Path, processes: int) -> Evidence:
     files = reader.log_files
     share = processes if sum(at.size for at in files) >= MIN_SHARED_BYTES else 1
     order = sorted(range(len(files)), key=lambda i: -files[i].size) if share > 1 else None
-    with Shared(files, _sections_of, processes=share, order=order) as shared:
-        for load in reader.reads:  # meanwhile, in this process
-            load()
-        reader.read_logs(shared.results())
-    return Evidence(
+    found: dict[LogSource, R] = {}
+    if surveying is None:
+        with Shared(files, _sections_of, processes=share, order=order) as shared:
+            for load in reader.reads:  # meanwhile, in this process
+                load()
+            reader.read_logs(shared.results())
+    else:
+        with Shared(files, surveying, processes=share, order=order) as surveyed:
+            done = surveyed.results() if share == 1 else []  # no helper: the logs first, holding no objects yet
+            for load in reader.reads:
+                load()
+            done = done or surveyed.results()
+        reader.read_logs([read for read, _ in done])
+        for at, (read, results) in zip(files, done, strict=True):
+            found.update((_source(at, s.container), r) for s, r in zip(read.sections, results, strict=True))
+    evidence = Evidence(
         captured_at=index.captured_at,
         control_plane=index.control_plane,
         clusters=names,
@@ -234,3 +287,4 @@ def _read_bundle(root: Path, processes: int) -> Evidence:
         problems=list(index.problems) + reader.cut,
         **reader.fields,
     )
+    return evidence, found

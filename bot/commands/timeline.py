@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
 
+from bot.bundle import BundleError
+from bot.bundle.reader import read_bundle_surveyed
 from bot.commands.common import Runtime, add_source_args, interactive, parse_now, parse_target
 from bot.errors import EXIT_OK, SourceError, UsageError
+from bot.models import Evidence, LogSource
 from bot.models.evidence import echo
 from bot.service import resolve_now
 from bot.sinks import write_file, write_png
-from bot.timeline import render_svg, render_text, timeline_of
+from bot.sources import BundleSource
+from bot.timeline import TIMELINE_KINDS, Visit, render_svg, render_text, timeline_of, visit_text
 from bot.timeline.raster import RasterError, rasterise
 
 PICTURES = (".png", ".svg")
@@ -48,18 +53,33 @@ def output_path(text: str | None) -> Path | None:
     return path
 
 
+def _read_for_timeline(source: BundleSource) -> tuple[Evidence, dict[LogSource, Visit]]:
+    """Only the kinds a timeline is drawn from, and each log visited for its stages as it is read: a large log is
+    never held next to every object, nor read twice."""
+    try:
+        return read_bundle_surveyed(source.path, visit_text, processes=source.processes, kinds=TIMELINE_KINDS)
+    except BundleError as exc:
+        raise SourceError(f"cannot read snapshot {source.path}: {exc}") from exc
+    except RecursionError as exc:
+        raise SourceError(f"cannot read snapshot {source.path}: a file is nested too deeply") from exc
+
+
 def run(args: argparse.Namespace, rt: Runtime) -> int:
     target = parse_target(args.target, args.namespace)
     now = parse_now(args.now)
     out = output_path(args.output)
     source = rt.source(args)
-    gathered = source.for_target(target, progress=rt.progress(enabled=interactive(args)))
-    evidence = gathered.evidence
     first = None
-    if args.diagnose:
-        first = rt.service.diagnose(target, source=source, now=now, gathered=gathered).first_error
+    visits: Mapping[LogSource, Visit] | None = None
+    if isinstance(source, BundleSource) and not args.diagnose:
+        evidence, visits = _read_for_timeline(source)
+    else:
+        gathered = source.for_target(target, progress=rt.progress(enabled=interactive(args)))
+        evidence = gathered.evidence
+        if args.diagnose:
+            first = rt.service.diagnose(target, source=source, now=now, gathered=gathered).first_error
     tl = timeline_of(evidence, target, now=resolve_now(now, evidence), redactor=rt.redactor,
-                     processes=rt.service.processes, first_error=first)
+                     processes=rt.service.processes, first_error=first, visits=visits)
     if out is not None:
         svg = render_svg(tl, redactor=rt.redactor)
         try:
