@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bot.bundle.errors import BundleError
 from bot.bundle.files import MAX_DEPTH, deeper_than, find_list_file, load_json_models, load_list
 from bot.bundle.logs import LogFile, LogFiles, _decode_keeping, read_log_file
-from bot.forked import MIN_SHARED_BYTES, Shared
+from bot.forked import MIN_SHARED_BYTES, Shared, can_fork
 from bot.models import (
     Evidence,
     KubeObject,
@@ -270,14 +270,22 @@ def _read_bundle(root: Path, processes: int, kinds: Collection[str] | None,
                 load()
             reader.read_logs(shared.results())
     else:
+        serial = share == 1 or len(files) < 2 or not can_fork()
         with Shared(files, surveying, processes=share, order=order) as surveyed:
-            done = surveyed.results() if share == 1 else []  # no helper: the logs first, holding no objects yet
+            done = surveyed.results() if serial else []  # no helper: the logs first, holding no objects yet
             for load in reader.reads:
                 load()
             done = done or surveyed.results()
         reader.read_logs([read for read, _ in done])
+        twice: set[LogSource] = set()  # a container's sections repeated in one file: its excerpts are not told apart
         for at, (read, results) in zip(files, done, strict=True):
-            found.update((_source(at, s.container), r) for s, r in zip(read.sections, results, strict=True))
+            for section, result in zip(read.sections, results, strict=True):
+                source = _source(at, section.container)
+                if source in found:
+                    twice.add(source)
+                found[source] = result
+        for source in twice:
+            del found[source]
     evidence = Evidence(
         captured_at=index.captured_at,
         control_plane=index.control_plane,

@@ -83,10 +83,13 @@ def _add_stages(pairs: Sequence[tuple[Row, PodCtx | None]], *, year: int, proces
     """Each pod's wrapper stages, on its current segment: from the visits of their logs when the reader made them,
     else its logs read once each (shared out when large)."""
     views = [(row.segments[-1], view) for row, ctx in pairs if ctx is not None for view in main_views(ctx)]
-    found = adopt_visits([v for _, v in views], visits, year=year) if visits is not None else None
-    if found is None:
-        found = survey_stages([v for _, v in views], year=year, processes=processes)
-    for (seg, view), stages in zip(views, found, strict=True):
+    found = adopt_visits([v for _, v in views], visits or {}, year=year)
+    unread = [i for i, f in enumerate(found) if f is None]
+    for i, stages in zip(unread, survey_stages([views[i][1] for i in unread], year=year, processes=processes),
+                         strict=True):
+        found[i] = stages
+    for (seg, view), maybe in zip(views, found, strict=True):
+        stages = maybe or []
         if view.excerpt.source.previous:
             seg.earlier_stages = [s.label for s in stages]
         else:

@@ -93,17 +93,16 @@ def _window(text: str, pos: int) -> tuple[int, int]:
     return max(low, floor), len(text) if end < 0 else end
 
 
-def adopt_visits(views: Sequence[LogView], visits: Mapping[LogSource, Visit], *, year: int) -> list[list[Stage]] | None:
-    """Each view's stages from the visit of its log, which the view keeps as if it had read it; None when a
-    view's log was not visited (then they are read)."""
-    found = [visits.get(v.excerpt.source) for v in views]
-    if any(f is None for f in found):
-        return None
-    out = []
-    for view, visit in zip(views, found, strict=True):
-        assert visit is not None
-        _keep(view, visit.markers, visit.present)
-        out.append(visit.stages_at(year=year))
+def adopt_visits(views: Sequence[LogView], visits: Mapping[LogSource, Visit], *, year: int
+                 ) -> list[list[Stage] | None]:
+    """Each view's stages from the visit of its log, which the view keeps as if it had read it; None for a view
+    whose log was not visited (it is read)."""
+    out: list[list[Stage] | None] = []
+    for view in views:
+        visit = visits.get(view.excerpt.source)
+        if visit is not None:
+            _keep(view, visit.markers, visit.present)
+        out.append(None if visit is None else visit.stages_at(year=year))
     return out
 
 

@@ -95,3 +95,14 @@ def test_a_visit_places_each_stage_at_the_time_its_full_log_gives() -> None:
         assert all(len(window) < len(excerpt.text) or len(excerpt.text) < 4096 for _, window, _ in visit.stages)
         placed += sum(s.at is not None for s in stages)
     assert placed > 0
+
+
+def test_a_log_the_reader_did_not_visit_is_read_for_its_stages() -> None:
+    case = SCENARIOS / "rlark-ray-worker-exit-nonzero"
+    evidence, visits = read_bundle_surveyed(case / "bundle", visit_text, kinds=TIMELINE_KINDS)
+    mains = [s for s in visits if s.container == "main"]
+    assert len(mains) >= 2
+    partial = {s: v for s, v in visits.items() if s != mains[0]}
+    assert evidence.captured_at is not None
+    tl = timeline_of(evidence, _target(case), now=evidence.captured_at, redactor=REDACTOR, visits=partial)
+    assert (render_text(tl, redactor=REDACTOR), render_svg(tl, redactor=REDACTOR)) == _drawn(case, surveyed=False)
