@@ -13,9 +13,9 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.compare import compare_runs, render_comparison
-from bot.compare.since import predecessor, since_last_run
+from bot.compare.since import predecessor, since_between
 from bot.errors import SourceError, UsageError
-from bot.models import Target, TargetKind
+from bot.models import Evidence, Job, Target, TargetKind
 from bot.preflight.document import parse
 from bot.preflight.inventory import Inventory
 from bot.preflight.nodes import nodes_json, nodes_text, parse_selector
@@ -130,15 +130,26 @@ def _timeline(task: CommandTask, *, service: Service, source: EvidenceSource,
 
 def _since(task: CommandTask, *, service: Service, source: EvidenceSource) -> CommandResult:
     """The ticket's line on the change since the Job's predecessor (the latest earlier Job of the same name prefix,
-    as `diagnose --format ticket` finds it): `text` the line ("" when none is known), `data["predecessor"]` its
-    name, for the conversation to check the channel may see it before the line is shown."""
+    as `diagnose --format ticket` finds it in a bundle; live, among the control plane's Jobs): `text` the line ("" when
+    none is known), `data["predecessor"]` its name, for the conversation to check the channel may see it before the
+    line is shown."""
     target = Target(kind=TargetKind.JOB, name=task.args[0])
     evidence = source.for_target(target).evidence
     job = next((j for j in evidence.jobs if j.name == target.name), None)
-    before = predecessor(evidence, job) if job is not None else None
-    if job is None or before is None:
+    if job is None:
         return CommandResult(text="", data={"predecessor": ""})
-    line = since_last_run(evidence, job, redactor=service.redactor, lang=task.lang)
+    before, before_evidence = predecessor(evidence, job), evidence
+    if before is None and not isinstance(source, BundleSource):
+        # A live read holds this Job only: the control plane's Jobs (the inventory's) name its predecessor,
+        # which is then read as a Job of its own.
+        jobs = [Job.model_validate(obj) for obj in _inventory(source, service).jobs.values()]
+        named = predecessor(Evidence(jobs=jobs), job)
+        if named is not None:
+            before_evidence = source.for_target(Target(kind=TargetKind.JOB, name=named.name)).evidence
+            before = next((j for j in before_evidence.jobs if j.name == named.name), None)
+    if before is None:
+        return CommandResult(text="", data={"predecessor": ""})
+    line = since_between(before_evidence, before, evidence, job, redactor=service.redactor, lang=task.lang)
     return CommandResult(text=service.redactor.redact(line).text, data=_sealed({"predecessor": before.name},
                                                                                  service.redactor))
 
