@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -121,8 +121,9 @@ def _visit_sections(visitor: LogVisitor, at: _LogFileAt) -> _Read:
 
 
 class _Reader:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, kinds: Collection[str] | None = None) -> None:
         self.root = root
+        self.kinds = None if kinds is None else frozenset(kinds)  # file stems to read; None: every kind
         self.fields: dict[str, list[Any]] = {}
         self.logs: list[LogExcerpt] = []
         self.files = LogFiles()  # log text is read again when asked for, not held
@@ -170,6 +171,11 @@ class _Reader:
                     excerpt.visited_ahead(visitor.token, visits[index])
                 self.logs.append(excerpt)
 
+    def _wanted(self, table: dict[str, tuple[str, type[KubeObject]]]) -> list[tuple[str, tuple[str, type[KubeObject]]]]:
+        """The kinds of `table` to read: all, or those the caller asked for (the others are not "not collected":
+        they were not asked for)."""
+        return [(stem, spec) for stem, spec in table.items() if self.kinds is None or stem in self.kinds]
+
     def read_cluster(self, directory: Path, cluster: str, *, control_plane: bool) -> None:
         if not directory.is_dir():
             self.reads.append(partial(self.not_collected.append, Missing(
@@ -181,14 +187,14 @@ class _Reader:
             self.reads.append(partial(self.not_collected.append, Missing(
                 cluster=cluster, where=f"{directory.relative_to(self.root)}/ (cluster directory, empty)")))
             return
-        for stem, spec in CLUSTER_SCOPED.items():
+        for stem, spec in self._wanted(CLUSTER_SCOPED):
             expected = (stem in EXPECTED_CLUSTER and not control_plane) or (
                 control_plane and stem in EXPECTED_CONTROL_PLANE)
             self.reads.append(partial(self._load, directory, stem, spec, cluster=cluster, namespace="",
                                      expected=expected))
         for ns_dir in sorted(p for p in directory.iterdir() if p.is_dir()):
             namespace = ns_dir.name
-            for stem, spec in NAMESPACED.items():
+            for stem, spec in self._wanted(NAMESPACED):
                 expected = (stem in EXPECTED_NAMESPACE and not control_plane) or (
                     control_plane and namespace.startswith("rlark-") and stem in EXPECTED_AGENT_NAMESPACE)
                 self.reads.append(partial(self._load, ns_dir, stem, spec, cluster=cluster, namespace=namespace,
@@ -216,20 +222,22 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def read_bundle(root: Path, *, processes: int = 1, visitor: LogVisitor | None = None) -> Evidence:
+def read_bundle(root: Path, *, processes: int = 1, visitor: LogVisitor | None = None,
+                kinds: Collection[str] | None = None) -> Evidence:
     """Read everything in the bundle; raises BundleError (one line) on a corrupt file. `processes` > 1: log files
     are read for their sections in forked helpers while this process reads the List files (a large bundle's logs
     are most of its bytes), and the logs `visitor` wants are visited there too, from the bytes just read; this
-    process joins in once its List files are read."""
+    process joins in once its List files are read. `kinds`: the file stems of the kinds to read
+    (`bot.models.kinds`), None for all; the others are neither read nor reported as not collected."""
     if not root.is_dir():
         raise BundleError("not a directory")  # the caller names the path
     with _no_gc_pauses():
-        return _read_bundle(root, processes, visitor)
+        return _read_bundle(root, processes, visitor, kinds)
 
 
-def _read_bundle(root: Path, processes: int, visitor: LogVisitor | None) -> Evidence:
+def _read_bundle(root: Path, processes: int, visitor: LogVisitor | None, kinds: Collection[str] | None) -> Evidence:
     index = _read_index(root)
-    reader = _Reader(root)
+    reader = _Reader(root, kinds)
     if index.clusters or index.control_plane:
         names = list(dict.fromkeys(([index.control_plane] if index.control_plane else []) + index.clusters))
         for name in names:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bot.bundle import BundleError, read_bundle
+from bot.bundle.logs import LogVisitor
 from bot.commands.common import Runtime, add_source_args, interactive, parse_now, parse_target
 from bot.errors import EXIT_OK, SourceError, UsageError
+from bot.models import Evidence
 from bot.models.evidence import echo
 from bot.service import resolve_now
 from bot.sinks import write_file, write_png
+from bot.sources import BundleSource
 
 PICTURES = (".png", ".svg")
 
@@ -46,22 +50,36 @@ def output_path(text: str | None) -> Path | None:
     return path
 
 
+def _read(source: BundleSource, *, kinds: frozenset[str], visitor: LogVisitor) -> Evidence:
+    try:
+        return read_bundle(source.path, processes=source.processes, kinds=kinds, visitor=visitor)
+    except BundleError as exc:
+        raise SourceError(f"cannot read snapshot {source.path}: {exc}") from exc
+    except RecursionError as exc:
+        raise SourceError(f"cannot read snapshot {source.path}: a file is nested too deeply") from exc
+
+
 def run(args: argparse.Namespace, rt: Runtime) -> int:
     # Imported here, as every command's own machinery: start-up loads only the command that runs.
-    from bot.timeline import render_svg, render_text, timeline_of
+    from bot.timeline import TIMELINE_KINDS, StageVisitor, render_svg, render_text, timeline_of, visits_of
     from bot.timeline.raster import RasterError, rasterise
 
     target = parse_target(args.target, args.namespace)
     now = parse_now(args.now)
     out = output_path(args.output)
     source = rt.source(args)
-    gathered = source.for_target(target, progress=rt.progress(enabled=interactive(args)))
-    evidence = gathered.evidence
     first = None
-    if args.diagnose:
-        first = rt.service.diagnose(target, source=source, now=now, gathered=gathered).first_error
+    if isinstance(source, BundleSource) and not args.diagnose:
+        # Only the kinds a timeline is drawn from, each log visited for its stages while the reader holds it (in
+        # the helpers forked before the objects are read): a large log is never held next to every object.
+        evidence = _read(source, kinds=TIMELINE_KINDS, visitor=StageVisitor())
+    else:
+        gathered = source.for_target(target, progress=rt.progress(enabled=interactive(args)))
+        evidence = gathered.evidence
+        if args.diagnose:
+            first = rt.service.diagnose(target, source=source, now=now, gathered=gathered).first_error
     tl = timeline_of(evidence, target, now=resolve_now(now, evidence), redactor=rt.redactor,
-                     processes=rt.service.processes, first_error=first)
+                     processes=rt.service.processes, first_error=first, visits=visits_of(evidence.logs))
     if out is not None:
         svg = render_svg(tl, redactor=rt.redactor)
         try:

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.compare.model import Comparison, ErrorLines, Outcome, SpecChange
 
-OUTCOME_KEYS = ("phase", "last_stage", "first_error", "case", "cases", "placement", "durations")
+OUTCOME_KEYS = ("phase", "last_stage", "first_error", "case", "cases", "placement", "durations", "duration_sources")
 
 
 def _lines(e: ErrorLines | None) -> dict[str, Any] | None:
@@ -33,6 +33,7 @@ def outcome_json(o: Outcome | None) -> dict[str, Any]:
         "placement": {"clusters": list(o.placement.clusters), "nodes": list(o.placement.nodes),
                       "tasks": {t: {"cluster": c, "nodes": list(n)} for t, (c, n) in o.placement.tasks.items()}},
         "durations": dict(o.durations),
+        "duration_sources": dict(o.duration_sources),  # stage -> where its time came from (durations.SOURCES)
     }
 
 

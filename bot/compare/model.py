@@ -85,6 +85,7 @@ class Outcome:
     durations: dict[str, float | None]
     stage_errors: dict[int, ErrorLines] = field(default_factory=dict)  # blocked stage index -> first error there
     stopped: bool = False
+    duration_sources: dict[str, str | None] = field(default_factory=dict)  # stage -> a key of durations.SOURCES
 
     @property
     def finished(self) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.compare.durations import durations
+from bot.compare.durations import timed
 from bot.compare.model import ErrorLines, Outcome
 from bot.compare.runs import Run, placement
 from bot.diagnose import Diagnosis, Finding
@@ -44,6 +44,7 @@ def outcome(diag: Diagnosis, *, run: Run, evidence: Evidence) -> Outcome:
     fe = diag.first_error
     first = None if fe is None else ErrorLines(source=fe.source if fe.line is None else f"{fe.source}:{fe.line}",
                                                lines=(fe.text,))
+    seconds, sources = timed(evidence, run, last_stage=diag.last_stage)
     return Outcome(
         phase=run.job.status.phase or diag.facts.job_phase,
         last_stage=diag.last_stage,
@@ -51,7 +52,8 @@ def outcome(diag: Diagnosis, *, run: Run, evidence: Evidence) -> Outcome:
         case=first_case(diag.findings),
         cases=tuple(f.id for f in diag.findings),
         placement=placement(run),
-        durations=durations(evidence, run),
+        durations=seconds,
         stage_errors=stage_errors(diag.findings),
         stopped=run.job.spec.stopped,
+        duration_sources=sources,
     )

@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Callable
 
 from bot.compare.document import document
+from bot.compare.durations import FALLBACKS
 from bot.compare.model import Comparison, ErrorLines, Outcome
 from bot.redact import Redactor, SafeText, seal
 from bot.render.output import redaction_counts
@@ -39,6 +40,8 @@ LABELS = {
     "planned": ("（计划中，尚未运行）", "(planned, not run)"),
     "job": ("Job 级", "job"),
     "redacted": ("已脱敏 {n} 处", "redacted {n} value(s)"),
+    "from_objects": ("* 取自对象时间（Head 日志中没有带时间的 wrapper 标记）：是下限，不是测量值",
+                     "* from object times (no timed wrapper marker in the Head's log): a bound, not a measurement"),
 }
 
 
@@ -98,9 +101,23 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f}"
 
 
+def _timed(o: Outcome | None, stage: str) -> str:
+    """A stage's seconds, with `*` when object times stood in for the wrapper's marker."""
+    if o is None:
+        return "-"
+    value = o.durations.get(stage)
+    return _seconds(value) + ("*" if value is not None and o.duration_sources.get(stage) in FALLBACKS else "")
+
+
 def _durations(c: Comparison, lang: str) -> list[tuple[str, str, str]]:
-    b = c.outcome_b.durations if c.outcome_b else {}
-    return [(_stage(stage, lang), _seconds(v), _seconds(b.get(stage))) for stage, v in c.outcome_a.durations.items()]
+    return [(_stage(stage, lang), _timed(c.outcome_a, stage), _timed(c.outcome_b, stage))
+            for stage in c.outcome_a.durations]
+
+
+def _bounds(c: Comparison) -> bool:
+    """Whether a duration shown came from object times standing in for a marker."""
+    return any(o is not None and o.durations.get(stage) is not None and src in FALLBACKS
+               for o in (c.outcome_a, c.outcome_b) for stage, src in (o.duration_sources if o else {}).items())
 
 
 def _side(e: ErrorLines | None, lang: str) -> list[str]:
@@ -129,6 +146,8 @@ def _text(c: Comparison, lang: str) -> str:
     out.append(f"  {_t('first_error', lang)} B: {_error(c.outcome_b, lang)}")
     out.append(f"{_t('durations', lang)}:")
     out.extend(_table(_durations(c, lang)))
+    if _bounds(c):
+        out.append(f"  {_t('from_objects', lang)}")
     if c.outcome_b is not None:
         out.append(f"{_t('only_a', lang)}: {', '.join(c.only_a) or '-'}")
         out.append(f"{_t('only_b', lang)}: {', '.join(c.only_b) or '-'}")
@@ -167,6 +186,8 @@ def _markdown(c: Comparison, lang: str) -> str:
     errors = [(_t("first_error", lang), _error(c.outcome_a, lang), _error(c.outcome_b, lang))]
     out += [f"| {k} | {_md_cell(a)} | {_md_cell(b)} |" for k, a, b in [*_rows(c, lang), *errors, *_durations(c, lang)]]
     out.append("")
+    if _bounds(c):
+        out += [f"_{_md_cell(_t('from_objects', lang))}_", ""]
     if c.outcome_b is not None:
         out += [f"- {_t('only_a', lang)}: {', '.join(c.only_a) or '-'}",
                 f"- {_t('only_b', lang)}: {', '.join(c.only_b) or '-'}", ""]

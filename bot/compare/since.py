@@ -37,6 +37,13 @@ def since_last_run(evidence: Evidence, job: Job, *, redactor: Redactor, lang: st
             return (f"job/{since}：证据中没有这个 Job" if lang == "zh"
                     else f"job/{since}: not in the evidence read")
         return ""
-    dig = (digests(find_run(evidence, before)), digests(find_run(evidence, job)))
+    return since_between(evidence, before, evidence, job, redactor=redactor, lang=lang)
+
+
+def since_between(before_evidence: Evidence, before: Job, evidence: Evidence, job: Job, *, redactor: Redactor,
+                  lang: str) -> str:
+    """The line for `job` against `before`, each run's digests read from the evidence it came with (a live read of
+    one Job holds only that Job's pods)."""
+    dig = (digests(find_run(before_evidence, before)), digests(find_run(evidence, job)))
     changes = spec_changes(before.spec, job.spec, names=(before.name, job.name), redactor=redactor, digests=dig)
     return f"job/{before.name} → job/{job.name}: {spec_summary(changes, lang=lang)}"

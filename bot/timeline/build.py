@@ -9,18 +9,18 @@ the Job's and each Task's phase changes.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from bot.diagnose.result import FirstError
-from bot.models import Event, Job, PodMirror, Task
+from bot.models import Event, Job, LogSource, PodMirror, Task
 from bot.redact import Scan
 from bot.scope.target import PodCtx, Scope
 from bot.settings import Thresholds
 from bot.signals.base import SignalContext
 from bot.signals.replaced import worker_replaced
 from bot.timeline.errors import diagnosed, scanned
-from bot.timeline.logs import main_views, survey_stages
+from bot.timeline.logs import Visit, adopt_visits, main_views, survey_stages
 from bot.timeline.model import Mark, MarkKind, Row, Segment, Timeline, TopRow
 from bot.timeline.pods import ENDINGS, earlier_segment, mirror_segment, pod_segment
 
@@ -78,11 +78,18 @@ def _instances(ctx: PodCtx, mirrors: Sequence[PodMirror], *, end: datetime) -> l
     return [*earlier, current]
 
 
-def _add_stages(pairs: Sequence[tuple[Row, PodCtx | None]], *, year: int, processes: int) -> None:
-    """Each pod's wrapper stages, on its current segment: its logs read once each (shared out when large)."""
+def _add_stages(pairs: Sequence[tuple[Row, PodCtx | None]], *, year: int, processes: int,
+                visits: Mapping[LogSource, Visit] | None = None) -> None:
+    """Each pod's wrapper stages, on its current segment: from the visits of their logs when the reader made them,
+    else its logs read once each (shared out when large)."""
     views = [(row.segments[-1], view) for row, ctx in pairs if ctx is not None for view in main_views(ctx)]
-    found = survey_stages([v for _, v in views], year=year, processes=processes)
-    for (seg, view), stages in zip(views, found, strict=True):
+    found = adopt_visits([v for _, v in views], visits or {}, year=year)
+    unread = [i for i, f in enumerate(found) if f is None]
+    for i, stages in zip(unread, survey_stages([views[i][1] for i in unread], year=year, processes=processes),
+                         strict=True):
+        found[i] = stages
+    for (seg, view), maybe in zip(views, found, strict=True):
+        stages = maybe or []
         if view.excerpt.source.previous:
             seg.earlier_stages = [s.label for s in stages]
         else:
@@ -151,12 +158,13 @@ def _task_row(task: Task) -> TopRow:
 
 
 def build_timeline(scope: Scope, *, now: datetime, scan: Scan, processes: int = 1,
-                   first_error: FirstError | None = None) -> Timeline:
+                   first_error: FirstError | None = None, visits: Mapping[LogSource, Visit] | None = None) -> Timeline:
     """The timeline of a scoped target. `now`: the right edge (a bundle's capture time); `scan`: the redactor's
     credential scan (log lines are masked with it, as in a diagnosis); `processes`: how many may share reading
-    large logs; `first_error`: a diagnosis's, when the caller has one (else failing pods' logs are scanned)."""
+    large logs; `first_error`: a diagnosis's, when the caller has one (else failing pods' logs are scanned);
+    `visits`: what the bundle reader found in each log as it read it (`visit_text`), so no log is read again."""
     pairs = _rows(scope, end=now)
-    _add_stages(pairs, year=now.year, processes=processes)
+    _add_stages(pairs, year=now.year, processes=processes, visits=visits)
     rows = [r for r, _ in pairs]
     if scope.tasks:
         _replacement_notes(scope, {r.name: r for r in rows if r.segments}, now=now, scan=scan)

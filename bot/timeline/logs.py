@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
 
 from bot.forked import MIN_SHARED_BYTES, Shared
-from bot.scope.logtime import line_time
+from bot.models import LogExcerpt, LogSource
+from bot.redact import Detection
+from bot.scope.logtime import LOOK_BACK_CHARS, LOOK_BACK_LINES, line_time
 from bot.scope.logview import VIEW_LITERALS, LogView
 from bot.scope.markers import Markers
 from bot.scope.target import PodCtx
@@ -41,6 +43,91 @@ _LOCAL = threading.local()
 class Stage:
     label: str
     at: datetime | None
+
+
+@dataclass(frozen=True)
+class Visit:
+    """What one read of a log found for the timeline, wherever it was read (the bundle reader's helpers read each
+    log once, before the objects): its markers, which of VIEW_LITERALS it holds, and each stage with the text
+    of its line and of those just above it (`line_time` reads no further back), its time read with the year of
+    the picture's right edge once that is known."""
+
+    markers: Markers
+    present: frozenset[str] | None
+    stages: tuple[tuple[str, str, int], ...]  # (label, the text above and of the stage's line, its offset there)
+
+    def stages_at(self, *, year: int) -> list[Stage]:
+        return [Stage(label, line_time(window, pos, year=year)) for label, window, pos in self.stages]
+
+
+def _no_scan(text: str, /, *, utf8: bytes | None = None) -> list[Detection]:
+    return []  # a visit finds markers and times only; credentials are scanned where lines are shown
+
+
+def visit_text(source: LogSource, text: str, utf8: bytes | None) -> Visit:
+    """The timeline's `Visit` of a log's text (`utf8`: its bytes when at hand): for the bundle reader to run on
+    each log section while it holds it (`read_bundle(visitor=StageVisitor())`)."""
+    excerpt = LogExcerpt.lazy(source=source, load=lambda: (text, utf8), size=len(text))
+    view = LogView(excerpt, _no_scan)
+    present = present_literals(view)
+    markers = Markers.scan(view, present)
+    windows = []
+    for pos, label in _positions(markers):
+        low, end = _window(text, pos)
+        windows.append((label, text[low:end], pos - low))
+    view.release()
+    return Visit(markers, present, tuple(windows))
+
+
+class StageVisitor:
+    """The timeline's `visit_text` of every log, as a bundle reader's visitor (`read_bundle(visitor=...)`): made
+    while the reader holds each log's bytes; `visits_of` then collects them from the excerpts."""
+
+    token = "timeline-stages"
+
+    def wants(self, source: LogSource) -> bool:
+        return True  # a pod's workload container is known only once the pods are scoped; the others are small
+
+    def visit(self, excerpt: LogExcerpt) -> Visit:
+        text, utf8 = excerpt.read()
+        return visit_text(excerpt.source, text, utf8)
+
+
+def visits_of(logs: Sequence[LogExcerpt]) -> dict[LogSource, Visit]:
+    """What `StageVisitor` found in each log while it was read (none for a log it did not visit)."""
+    out: dict[LogSource, Visit] = {}
+    for excerpt in logs:
+        found = excerpt.ahead(StageVisitor.token)
+        if isinstance(found, Visit):
+            out[excerpt.source] = found
+    return out
+
+
+def _window(text: str, pos: int) -> tuple[int, int]:
+    """The span of text `line_time(text, pos)` reads: the line holding `pos` and at most LOOK_BACK_LINES lines
+    above it, none starting more than LOOK_BACK_CHARS before it."""
+    end = text.find("\n", pos)
+    start = text.rfind("\n", 0, pos) + 1
+    floor = max(0, start - LOOK_BACK_CHARS)
+    low = start
+    for _ in range(LOOK_BACK_LINES):
+        if low <= floor:
+            break
+        low = text.rfind("\n", floor, low - 1) + 1
+    return max(low, floor), len(text) if end < 0 else end
+
+
+def adopt_visits(views: Sequence[LogView], visits: Mapping[LogSource, Visit], *, year: int
+                 ) -> list[list[Stage] | None]:
+    """Each view's stages from the visit of its log, which the view keeps as if it had read it; None for a view
+    whose log was not visited (it is read)."""
+    out: list[list[Stage] | None] = []
+    for view in views:
+        visit = visits.get(view.excerpt.source)
+        if visit is not None:
+            _keep(view, visit.markers, visit.present)
+        out.append(None if visit is None else visit.stages_at(year=year))
+    return out
 
 
 @dataclass(frozen=True)
@@ -118,7 +205,8 @@ def survey_stages(views: Sequence[LogView], *, year: int, processes: int = 1) ->
     return [stages for stages, _, _ in results]
 
 
-def _stages(view: LogView, markers: Markers, *, year: int) -> list[Stage]:
+def _positions(markers: Markers) -> list[tuple[int, str]]:
+    """(position, label) of each stage the markers found, in log order."""
     found: list[tuple[int, str]] = []
     for field_name, label in STAGES:
         pos = getattr(markers, field_name)
@@ -128,7 +216,11 @@ def _stages(view: LogView, markers: Markers, *, year: int) -> list[Stage]:
             label = f"worker-exit {markers.worker_exit_code}"
         found.append((pos, label))
     found.sort()
-    return [Stage(label, line_time(view.text, pos, year=year)) for pos, label in found]
+    return found
+
+
+def _stages(view: LogView, markers: Markers, *, year: int) -> list[Stage]:
+    return [Stage(label, line_time(view.text, pos, year=year)) for pos, label in _positions(markers)]
 
 
 def main_views(ctx: PodCtx) -> list[LogView]:

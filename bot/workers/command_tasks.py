@@ -1,4 +1,5 @@
-"""The Slack app's commands beyond diagnose (preflight, nodes, compare, timeline), run where diagnoses run: in a
+"""The Slack app's commands beyond diagnose (preflight, nodes, compare, timeline, and the admin ticket's change
+since the last run), run where diagnoses run: in a
 worker process (`WorkerEngine.command`) or in the calling thread (`LocalEngine.command`). Each returns what the
 conversation posts: a redacted text form, the CLI's JSON document sealed through the redactor, and for a
 timeline the PNG drawn from the redacted SVG. Nothing here talks to Slack.
@@ -12,8 +13,9 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.compare import compare_runs, render_comparison
+from bot.compare.since import predecessor, since_between
 from bot.errors import SourceError, UsageError
-from bot.models import Target
+from bot.models import Evidence, Job, Target, TargetKind
 from bot.preflight.document import parse
 from bot.preflight.inventory import Inventory
 from bot.preflight.nodes import nodes_json, nodes_text, parse_selector
@@ -25,14 +27,15 @@ from bot.service import Service, resolve_now
 from bot.sources import BundleSource, EvidenceSource
 from bot.timeline import png_of, render_text, timeline_of
 
-Verb = Literal["preflight", "preflight_yaml", "nodes", "compare", "timeline"]
+Verb = Literal["preflight", "preflight_yaml", "nodes", "compare", "timeline", "since"]
 MAX_NODES_SHOWN = 40
 
 
 @dataclass(frozen=True)
 class CommandTask:
     """`args`: preflight (job name), preflight_yaml (YAML text), nodes (selector), compare (A, B), timeline
-    (target text, namespace). `clusters`: for nodes, the clusters the channel may see (None: all)."""
+    (target text, namespace), since (job name). `clusters`: for nodes, the clusters the channel may see (None:
+    all)."""
 
     verb: Verb
     args: tuple[str, ...]
@@ -125,6 +128,32 @@ def _timeline(task: CommandTask, *, service: Service, source: EvidenceSource,
     return CommandResult(text=str(text), data=_sealed(data, service.redactor), png=png)
 
 
+def _since(task: CommandTask, *, service: Service, source: EvidenceSource) -> CommandResult:
+    """The ticket's line on the change since the Job's predecessor (the latest earlier Job of the same name prefix,
+    as `diagnose --format ticket` finds it in a bundle; live, among the control plane's Jobs): `text` the line ("" when
+    none is known), `data["predecessor"]` its name, for the conversation to check the channel may see it before the
+    line is shown."""
+    target = Target(kind=TargetKind.JOB, name=task.args[0])
+    evidence = source.for_target(target).evidence
+    job = next((j for j in evidence.jobs if j.name == target.name), None)
+    if job is None:
+        return CommandResult(text="", data={"predecessor": ""})
+    before, before_evidence = predecessor(evidence, job), evidence
+    if before is None and not isinstance(source, BundleSource):
+        # A live read holds this Job only: the control plane's Jobs (the inventory's) name its predecessor,
+        # which is then read as a Job of its own.
+        jobs = [Job.model_validate(obj) for obj in _inventory(source, service).jobs.values()]
+        named = predecessor(Evidence(jobs=jobs), job)
+        if named is not None:
+            before_evidence = source.for_target(Target(kind=TargetKind.JOB, name=named.name)).evidence
+            before = next((j for j in before_evidence.jobs if j.name == named.name), None)
+    if before is None:
+        return CommandResult(text="", data={"predecessor": ""})
+    line = since_between(before_evidence, before, evidence, job, redactor=service.redactor, lang=task.lang)
+    return CommandResult(text=service.redactor.redact(line).text, data=_sealed({"predecessor": before.name},
+                                                                                 service.redactor))
+
+
 def run_command(task: CommandTask, *, service: Service, source: EvidenceSource,
                 now: datetime | None = None) -> CommandResult:
     """One command's work; raises `UserError`s (NotFound, UsageError, SourceError) as the CLI does."""
@@ -134,6 +163,8 @@ def run_command(task: CommandTask, *, service: Service, source: EvidenceSource,
         return _nodes(task, service=service, source=source)
     if task.verb == "compare":
         return _compare(task, service=service, source=source)
+    if task.verb == "since":
+        return _since(task, service=service, source=source)
     return _timeline(task, service=service, source=source, now=now)
 
 
