@@ -21,8 +21,11 @@ import statistics
 import sys
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from bot.models.refs import ObjectRef
 
 REPO = Path(__file__).resolve().parents[2]
 for p in (REPO, REPO / "tests"):
@@ -80,8 +83,9 @@ def store() -> tuple[Store, str]:
 
 def alerts() -> list[Alert]:
     return [Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                  object=f"gpu-a/team-{i % len(CHANNELS)}/Pod/trainer-{i:03d}", severity=SEVERITIES[i % 4],
-                  since=None, summary=f"Pending for {20 + i % 40} minutes: 0/8 nodes are available")
+                  object=ObjectRef.parse(f"gpu-a/team-{i % len(CHANNELS)}/Pod/trainer-{i:03d}"),
+                  severity=SEVERITIES[i % 4], since=None,
+                  summary=f"Pending for {20 + i % 40} minutes: 0/8 nodes are available")
             for i in range(ALERTS)]
 
 
@@ -103,7 +107,7 @@ def main() -> int:
                      runbook=load_runbook(known_signals=SIGNALS), channels=channels) as host:
             started = time.perf_counter()
             notifier = Notifier(store=kv, sink=SlackAlertSink(host.deps.sink, host.redactor), settings=host.settings)
-            report = notifier.tick(alerts(), now=time.time())
+            report = notifier.tick(alerts(), now=datetime.now(UTC))
             rows.append(f"| {ALERTS} alerts fire (setup) | {time.perf_counter() - started:.1f} s | "
                         f"{report.delivered} roots posted | |")
             # end to end, over HTTP: the event, the ack, the view built and published

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from slack_sdk import WebClient
@@ -27,7 +28,7 @@ def run_replica(url: str, prefix: str, base_url: str, token: str, channel: str, 
     try:
         while not (path.parent / "stop").exists():
             names = json.loads(path.read_text(encoding="utf-8"))
-            notifier.tick([pool(name) for name in names], now=time.time())
+            notifier.tick([pool(name) for name in names], now=datetime.now(UTC))
             time.sleep(TICK_EVERY)
     finally:
         store.close()

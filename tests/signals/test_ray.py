@@ -3,6 +3,10 @@ Heads, the first error after the run script."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from bot.diagnose.young import still_open
+from bot.scope.hits import Hit
 from bot.signals.ray import (
     head_unreachable,
     multi_head,
@@ -29,15 +33,22 @@ def test_a_failed_prepare_script_keeps_every_pod_it_broke_from_the_ray_cli_check
     assert "Could not open requirements file" in texts(hits)
 
 
+def _open(hit: Hit, now: datetime, default_window: float) -> bool:
+    """Whether the wait `hit` shows is still inside its window at `now` (its own stated deadline first)."""
+    return still_open(hit.since, hit.window if hit.window is not None else default_window, now)
+
+
 def test_waits_are_symptoms_and_starting_only_while_their_window_is_open() -> None:
-    [stuck] = waiting_for_nodes(scenario("rlark-ray-waiting-for-nodes"))
-    [young] = waiting_for_nodes(scenario("calm-ray-check-in-window"))
+    stuck_ctx, young_ctx = scenario("rlark-ray-waiting-for-nodes"), scenario("calm-ray-check-in-window")
+    [stuck] = waiting_for_nodes(stuck_ctx)
+    [young] = waiting_for_nodes(young_ctx)
     assert not stuck.concrete and not young.concrete
-    assert (stuck.starting, young.starting) == (False, True)
+    assert (_open(stuck, stuck_ctx.now, 900), _open(young, young_ctx.now, 900)) == (False, True)
     assert "Current node count: 1" in texts([stuck])
-    unreachable = head_unreachable(scenario("rlark-ray-head-unreachable"))
-    waiting = head_unreachable(scenario("calm-worker-waits-30s"))
-    assert unreachable and not any(h.starting for h in unreachable) and all(h.starting for h in waiting)
+    unreachable_ctx, waiting_ctx = scenario("rlark-ray-head-unreachable"), scenario("calm-worker-waits-30s")
+    unreachable, waiting = head_unreachable(unreachable_ctx), head_unreachable(waiting_ctx)
+    assert unreachable and not any(_open(h, unreachable_ctx.now, 300) for h in unreachable)
+    assert waiting and all(_open(h, waiting_ctx.now, 300) for h in waiting)
     assert "100 attempts" in texts(unreachable)
 
 

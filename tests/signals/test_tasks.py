@@ -13,7 +13,8 @@ def test_a_task_in_the_default_namespace_is_unrouted() -> None:
 
 
 def test_a_routed_task_without_pods_says_why_when_its_replicas_are_zero() -> None:
-    assert texts(no_worker(scenario("rlark-task-no-worker-quota"))) == "Task phase Pending, no pods"
+    quota = texts(no_worker(scenario("rlark-task-no-worker-quota")))
+    assert quota.startswith("Task phase Pending, no pods\nFailedCreate: ") and "exceeded quota" in quota
     said = texts(no_worker(scenario("rlark-task-no-worker-replicas-zero")))
     assert said == "Task phase Stopped, no pods\nkubernetes.workload.replicas is 0 but the Job is not stopped"
 

@@ -5,12 +5,13 @@ opening their tab at once read each channel's alerts from the store once."""
 from __future__ import annotations
 
 import json
-import time
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
 from bot.conversations.alert_delivery import SlackAlertSink
+from bot.models.refs import ObjectRef
 from bot.runbook import Runbook
 from bot.settings import ChannelBinding
 from bot.store.memory import MemoryStore
@@ -45,11 +46,11 @@ def test_many_alerts_many_users_one_read_per_channel(slack: SlackStandIn, runboo
         counting = CountingAlerts(host.deps.alerts)
         host.deps.alerts = counting
         fired = [Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                       object=f"gpu-a/team-{'ab'[i % 2]}/Pod/trainer-{i:03d}",
+                       object=ObjectRef.parse(f"gpu-a/team-{'ab'[i % 2]}/Pod/trainer-{i:03d}"),
                        severity="critical" if i in (37, 58) else "info", since=None, summary=f"Pending {i} min")
                  for i in range(60)]
         Notifier(store=host.deps.store, sink=SlackAlertSink(host.deps.sink, host.redactor),
-                 settings=host.settings).tick(fired, now=time.time())
+                 settings=host.settings).tick(fired, now=datetime.now(UTC))
         for i, user in enumerate(USERS):
             assert send_event(host, event_callback(home_opened(user=user))["event"],
                               event_id=f"Ev0MANY{i}").status == 200

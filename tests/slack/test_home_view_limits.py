@@ -9,6 +9,7 @@ import json
 import pytest
 
 from bot.checks.alerts import Alert
+from bot.models.refs import ObjectRef
 from bot.redact import Redactor
 from bot.render.slack_home import HomeAlert, HomeItem, home_view
 from bot.settings import RedactionSettings
@@ -22,8 +23,8 @@ def _alerts(n: int) -> list[HomeAlert]:
     out = []
     for i in range(n):
         alert = Alert(check="long-pending", case="pod.schedule.insufficient-resources",
-                      object=f"gpu-a/ns/Pod/p-{i:03d}", severity=SEVERITIES[min(2, i // 10)], since=None,
-                      summary=f"Pending for {i} minutes")
+                      object=ObjectRef.parse(f"gpu-a/ns/Pod/p-{i:03d}"), severity=SEVERITIES[min(2, i // 10)],
+                      since=None, summary=f"Pending for {i} minutes")
         out.append(HomeAlert("C0DIAG", alert, root=f"1700000000.{i:06d}", ack=f"ack-{i}", diagnose=f"pod/p-{i:03d}",
                              acked_by="U0ANNA" if i % 2 else ""))
     return out

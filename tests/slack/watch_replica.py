@@ -8,7 +8,7 @@ reaches Slack and says ("hanging",), so that the parent can kill it there."""
 from __future__ import annotations
 
 import threading
-import time
+from datetime import UTC, datetime
 from multiprocessing.queues import Queue
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,6 +18,7 @@ from bot.alerts.notifier import Notifier
 from bot.checks.alerts import Alert
 from bot.conversations.ports import Sealed
 from bot.conversations.watching import WatchTicker
+from bot.models.refs import ObjectRef
 from bot.process.root import alert_sink
 from bot.runbook import load_runbook
 from bot.signals.names import SIGNALS
@@ -72,8 +73,10 @@ def replica(*, base_url: str, token: str, redis_url: str, prefix: str, bundle: s
         if command[0] == "fire":
             notifier = Notifier(store=host.deps.store, sink=alert_sink(host.deps), settings=host.settings,
                                 runbook=host.deps.service.runbook)
-            notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=command[1],
-                                 severity="warning", since=None, summary="Pending for 20 minutes")], now=time.time())
+            fired = Alert(check="long-pending", case="pod.schedule.insufficient-resources",
+                          object=ObjectRef.parse(command[1]), severity="warning", since=None,
+                          summary="Pending for 20 minutes")
+            notifier.tick([fired], now=datetime.now(UTC))
             events.put(("fired",))
             continue
         if command[0] != "tick":
