@@ -40,6 +40,7 @@ class Home:
         self._channels: dict[str, tuple[float, list[str]]] = {}
         self._shown: dict[str, tuple[float, str]] = {}
         self._firing: dict[str, tuple[float, list[Alert]]] = {}
+        self._reading: dict[str, threading.Lock] = {}  # one reader per channel: the others wait for its result
 
     def channels_of(self, user: str) -> list[str]:
         """The bound channels `user` is a member of (Slack asked at most once per TTL per user)."""
@@ -59,13 +60,16 @@ class Home:
         assert self.deps.alerts is not None
         ttl = self.deps.settings.home.firing_ttl_seconds
         with self._lock:
-            hit = self._firing.get(channel)
-        if hit is not None and self.clock() - hit[0] < ttl:
-            return hit[1]
-        alerts = self.deps.alerts.firing_for(channel)[0]
-        with self._lock:
-            self._firing[channel] = (self.clock(), alerts)
-        return alerts
+            reading = self._reading.setdefault(channel, threading.Lock())
+        with reading:
+            with self._lock:
+                hit = self._firing.get(channel)
+            if hit is not None and self.clock() - hit[0] < ttl:
+                return hit[1]
+            alerts = self.deps.alerts.firing_for(channel)[0]
+            with self._lock:
+                self._firing[channel] = (self.clock(), alerts)
+            return alerts
 
     def view(self, user: str, *, lang: str = "en") -> tuple[dict[str, Any], tuple[str, ...]]:
         deps = self.deps
