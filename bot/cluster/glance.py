@@ -20,7 +20,7 @@ from bot.cluster.adapter import ClusterAdapter
 from bot.cluster.collected import Collected
 from bot.cluster.collector import cluster_name
 from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
-from bot.cluster.kubeconfig import load_source
+from bot.cluster.locate import first_context
 from bot.cluster.plan_job import task_names
 from bot.cluster.progress import NullProgress
 from bot.cluster.session import Observe, Session
@@ -68,11 +68,7 @@ def fingerprint(marks: list[Any]) -> str:
 def glance(target: Target, *, kubeconfig: str | None, context: str | None, settings: Settings,
            observe: Observe | None = None) -> str:
     """The target's fingerprint. Raises TargetNotFound when it is gone, CollectionError (one line) otherwise."""
-    source = load_source(kubeconfig)
-    chosen = context or (settings.control_plane_context if target.kind is TargetKind.JOB else None) or source.current
-    if not chosen or chosen not in source.contexts:
-        raise CollectionError(f"the kubeconfig has no context {chosen!r}" if chosen
-                              else "the kubeconfig has no current context: pass --context")
+    source, chosen = first_context(target, kubeconfig=kubeconfig, context=context, settings=settings)
     acc = Collected(captured_at=datetime.now(UTC))
     with Session(source, settings=settings, acc=acc, progress=NullProgress(), observe=observe) as session:
         adapter = session.adapter(chosen, cluster_name(chosen))

@@ -15,7 +15,7 @@ from bot.cluster.adapter import ClusterAdapter
 from bot.cluster.collected import Collected
 from bot.cluster.collector import cluster_name
 from bot.cluster.errors import CollectionError, ReadFailed, TargetNotFound
-from bot.cluster.kubeconfig import load_source
+from bot.cluster.kubeconfig import KubeSource, load_source
 from bot.cluster.plan_job import missing_job_where
 from bot.cluster.plan_pod import _find
 from bot.cluster.progress import NullProgress
@@ -31,14 +31,22 @@ class Found:
     domain: str
 
 
-def locate(target: Target, *, kubeconfig: str | None, context: str | None, settings: Settings,
-           observe: Observe | None = None) -> Found:
-    """Raises TargetNotFound (with where it looked) or CollectionError (one line)."""
+def first_context(target: Target, *, kubeconfig: str | None, context: str | None,
+                  settings: Settings) -> tuple[KubeSource, str]:
+    """The kubeconfig and the context where `target` is looked for first: `--context`, else the control plane for
+    a Job, else the current one. CollectionError (one line) when the kubeconfig has no such context."""
     source = load_source(kubeconfig)
     chosen = context or (settings.control_plane_context if target.kind is TargetKind.JOB else None) or source.current
     if not chosen or chosen not in source.contexts:
         raise CollectionError(f"the kubeconfig has no context {chosen!r}" if chosen
                               else "the kubeconfig has no current context: pass --context")
+    return source, chosen
+
+
+def locate(target: Target, *, kubeconfig: str | None, context: str | None, settings: Settings,
+           observe: Observe | None = None) -> Found:
+    """Raises TargetNotFound (with where it looked) or CollectionError (one line)."""
+    source, chosen = first_context(target, kubeconfig=kubeconfig, context=context, settings=settings)
     name = cluster_name(chosen)
     acc = Collected(captured_at=datetime.now(UTC))
     with Session(source, settings=settings, acc=acc, progress=NullProgress(), observe=observe) as session:
