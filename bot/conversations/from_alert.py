@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from datetime import datetime
 from typing import Any
 
 from bot.alerts.targets import target_named
@@ -146,12 +147,12 @@ def _settle(deps: Deps, key: str, *, state: str) -> None:
             return
 
 
-def resume_auto_diagnoses(deps: Deps, now: float | None = None) -> int:
+def resume_auto_diagnoses(deps: Deps, now: datetime | None = None) -> int:
     """Take up the pending automatic diagnoses nobody runs any more (on the scheduler, on every replica: the lock
     lets one take each); forget done ones after `MEMORY_SECONDS`. How many were taken up."""
     if not deps.settings.alerts.auto_diagnose:
         return 0
-    at = time.time() if now is None else now
+    at = time.time() if now is None else now.timestamp()  # the records keep POSIX seconds
     taken = 0
     try:
         records = deps.store.scan_docs(AUTO)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot.conversations.deps import Deps
@@ -162,13 +163,13 @@ def run_unwatch(deps: Deps, ask: Ask) -> str:
 
 
 def stop(deps: Deps, *, key: str, versioned: Versioned, user: str = "", hours: float | None = None,
-         now: float | None = None) -> bool:
+         now: datetime | None = None) -> bool:
     """Mark the watch stopped with its reply queued (compare-and-set: once across replicas), then deliver it (the
     reply, the root edited) and forget the watch (`bot.conversations.watch_outbox`)."""
     from bot.conversations.watch_outbox import deliver, item, with_item
 
     doc = Doc(versioned.doc)
-    at = time.time() if now is None else now
+    at = time.time() if now is None else now.timestamp()  # the document keeps POSIX seconds
     old, new = doc.view(), doc.view(state="stopped")
     lang = str(doc.raw.get("lang", "en"))
     lines = change_lines(old=old, new=new, phase="", gone=False, lang=lang, redactor=deps.redactor, user=user,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
 from bot.conversations.deps import Deps
@@ -44,8 +45,9 @@ def with_item(doc: Mapping[str, Any], entry: dict[str, Any], **changes: Any) -> 
     return {**doc, **changes, PENDING: [*doc.get(PENDING, []), entry]}
 
 
-def stale(doc: Mapping[str, Any], *, now: float) -> bool:
-    return any(float(e.get("at", 0)) <= now - STALE_SECONDS for e in doc.get(PENDING, []))
+def stale(doc: Mapping[str, Any], *, now: datetime) -> bool:
+    """Whether an item has been pending longer than `STALE_SECONDS` at `now` (items keep POSIX seconds)."""
+    return any(float(e.get("at", 0)) <= now.timestamp() - STALE_SECONDS for e in doc.get(PENDING, []))
 
 
 def post_key(key: str, ident: str, part: str) -> str:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from bot.conversations.deps import Deps
 from bot.conversations.watch import PREFIX, Doc, glance_key, primary_case, stop
@@ -93,9 +94,10 @@ def look_at(diag: Diagnosis) -> Look:
 
 
 class WatchTicker:
-    """Runs the watches for one slot; `bot.process` drives it on the scheduler, tests call `run(now)`."""
+    """Runs the watches for one slot; `bot.process` drives it on the scheduler, tests call `run(now)`. `now` is
+    an aware UTC datetime, as for the checks; the watch documents keep POSIX seconds."""
 
-    def __init__(self, deps: Deps, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, deps: Deps, *, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.deps = deps
         self.clock = clock
 
@@ -103,9 +105,9 @@ class WatchTicker:
     def interval(self) -> int:
         return self.deps.settings.watch_interval_seconds
 
-    def run(self, now: float | None = None) -> WatchReport:
+    def run(self, now: datetime | None = None) -> WatchReport:
         at = self.clock() if now is None else now
-        report = WatchReport(slot=int(at // self.interval))
+        report = WatchReport(slot=int(at.timestamp() // self.interval))
         store = self.deps.store
         lock: Lock | None = None
         started = time.monotonic()
@@ -135,21 +137,22 @@ class WatchTicker:
         report.ran, report.seconds = True, time.monotonic() - started
         return report
 
-    def _redeliver(self, docs: list[tuple[str, Versioned]], *, now: float, lock: Lock, report: WatchReport) -> None:
+    def _redeliver(self, docs: list[tuple[str, Versioned]], *, now: datetime, lock: Lock,
+                   report: WatchReport) -> None:
         """Replies decided by a run or an `unwatch` that did not finish delivering them (a replica killed, Slack
         down) go out first, in order, each looked up in its thread before it is posted again."""
         for key, versioned in docs:
             if stale(versioned.doc, now=now):
                 report.redelivered += deliver(self.deps, key, fence=lambda: self.deps.store.holds(lock))
 
-    def _advance_all(self, docs: list[tuple[str, Versioned]], *, now: float, lock: Lock,
+    def _advance_all(self, docs: list[tuple[str, Versioned]], *, now: datetime, lock: Lock,
                      report: WatchReport) -> None:
         live = [(k, v) for k, v in docs if v.doc.get("state") == "watching" and v.doc.get("root")
                 and not stale(v.doc, now=now)]  # one whose outbox is stuck moves once that is delivered
         report.watches = len(live)
         due = []
         for key, versioned in live:
-            if now >= float(versioned.doc.get("until", 0)):
+            if now.timestamp() >= float(versioned.doc.get("until", 0)):
                 hours = self.deps.settings.watch.max_hours
                 if self.deps.store.holds(lock) and stop(self.deps, key=key, versioned=versioned, hours=hours, now=now):
                     report.replies += 1
@@ -225,7 +228,7 @@ class WatchTicker:
                                                                             "reason": str(exc)})
             return None
 
-    def _advance(self, key: str, versioned: Versioned, seen: Look, *, lock: Lock, now: float) -> bool:
+    def _advance(self, key: str, versioned: Versioned, seen: Look, *, lock: Lock, now: datetime) -> bool:
         """Move one watch to what was seen: compare-and-set with the reply queued in its outbox, then deliver it.
         True when it moved (the reply is then delivered, or pending until Slack takes it)."""
         doc = Doc(versioned.doc)
@@ -237,7 +240,8 @@ class WatchTicker:
         lang = str(doc.raw.get("lang", "en"))
         lines = change_lines(old=old, new=new, phase=seen.phase, gone=seen.gone, lang=lang, redactor=self.deps.redactor)
         failed = new.state == "ended" and seen.phase in ("Failed", "Stopped")
-        entry = item(ident=f"tick-{int(now // self.interval)}", at=now, stage=new.stage, case=new.case,
+        at = now.timestamp()  # the document keeps POSIX seconds
+        entry = item(ident=f"tick-{int(at // self.interval)}", at=at, stage=new.stage, case=new.case,
                      state=new.state, lines=lines, diagnose=failed)
         try:
             if not self.deps.store.holds(lock):  # fencing: a stalled run whose lock passed on posts nothing

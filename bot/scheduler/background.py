@@ -20,11 +20,11 @@ class Scheduler:
         self.runner = runner
         self.misfire_grace = misfire_grace_seconds
         self._scheduler: BackgroundScheduler | None = None
-        self._extra: list[tuple[str, float, Callable[[float], object]]] = []
+        self._extra: list[tuple[str, float, Callable[[datetime], object]]] = []
 
-    def every(self, name: str, seconds: float, run: Callable[[float], object]) -> None:
-        """One more job on its own interval grid (`run(now)`; the job itself takes care of once-per-slot),
-        added before `start`."""
+    def every(self, name: str, seconds: float, run: Callable[[datetime], object]) -> None:
+        """One more job on its own interval grid (`run(now)`, `now` from the runner's clock as the check groups
+        get it; the job itself takes care of once-per-slot), added before `start`."""
         self._extra.append((name, seconds, run))
 
     def start(self) -> None:
@@ -48,9 +48,9 @@ class Scheduler:
         scheduler.start()
         self._scheduler = scheduler
 
-    def _call(self, run: Callable[[float], object]) -> None:
+    def _call(self, run: Callable[[datetime], object]) -> None:
         try:
-            run(self.runner.clock().timestamp())
+            run(self.runner.clock())
         except Exception:  # one bad run must not stop the schedule
             import logging
 

@@ -4,8 +4,8 @@ acting once, the bounds per channel and in time, and `unwatch` acting in its own
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -71,8 +71,8 @@ def test_a_watch_replies_once_per_tick_that_saw_a_change_and_ends_with_the_diagn
     assert unkeyed(root.metadata)["event_payload"] == {  # type: ignore[index]
         "target": {"kind": "Job", "name": JOB, "namespace": "", "cluster": root.metadata["event_payload"]["target"][
             "cluster"]}, "stage": "ray-cluster-forming", "case": "rlark.ray.head-unreachable", "state": "watching"}
-    t = time.time()
-    interval = host.app.settings.watch_interval_seconds
+    t = datetime.now(UTC)
+    interval = timedelta(seconds=host.app.settings.watch_interval_seconds)
     assert host.ticker.run(t).ran
     assert slack.thread(CHANNEL, root.ts) == [], "nothing changed: nothing said"
     host.engine.move(stage="run-script")
@@ -98,7 +98,7 @@ def test_a_watch_replies_once_per_tick_that_saw_a_change_and_ends_with_the_diagn
 
 def test_a_case_clearing_and_a_success_are_said_once_each(host: Host, slack: SlackStandIn) -> None:
     root = _watch(host, slack)
-    t, interval = time.time(), host.app.settings.watch_interval_seconds
+    t, interval = datetime.now(UTC), timedelta(seconds=host.app.settings.watch_interval_seconds)
     host.engine.move(findings=False)
     host.ticker.run(t)
     host.engine.move(stage="training-signal", phase="Succeeded")
@@ -145,7 +145,7 @@ def test_unwatch_acts_in_its_own_channel(host: Host, slack: SlackStandIn) -> Non
     assert stopped.metadata is not None and stopped.metadata["event_payload"]["state"] == "stopped"
     assert slack.message(CHANNEL, root.ts).metadata["event_payload"]["state"] == "stopped"  # type: ignore[index]
     assert host.app.deps.store.scan_docs("watch:") == []
-    host.ticker.run(time.time())
+    host.ticker.run(datetime.now(UTC))
     assert len(slack.thread(CHANNEL, root.ts)) == 1
 
 
@@ -159,7 +159,7 @@ def test_watches_are_bounded_per_channel_and_in_time(slack: SlackStandIn, runboo
         h.app.idle(submitted=2)
         assert "the limit" in slack.responses(h.app.last_response_url)[0]["text"]
         assert len(slack.messages(CHANNEL)) == 1
-        h.ticker.run(time.time() + 3601)
+        h.ticker.run(datetime.now(UTC) + timedelta(seconds=3601))
         [stopped] = slack.thread(CHANNEL, root.ts)
         assert stopped.metadata is not None and stopped.metadata["event_payload"]["state"] == "stopped"
         assert "1 h" in stopped.text
@@ -172,7 +172,7 @@ def test_watches_of_one_job_in_two_channels_share_one_read(host: Host, slack: Sl
     host.app.idle(submitted=2)
     host.engine.reads.clear()
     host.engine.move(stage="run-script")
-    report = host.ticker.run(time.time())
+    report = host.ticker.run(datetime.now(UTC))
     assert report.watches == 2 and report.looks == 1 and report.replies == 2
     assert host.engine.reads == {f"job/{JOB}": 1}
 
@@ -185,7 +185,7 @@ def test_a_reply_slack_did_not_take_waits_in_the_outbox_for_the_next_tick(host: 
     [(_, pending)] = host.app.deps.store.scan_docs("watch:")
     assert pending.doc["state"] == "stopped" and len(pending.doc["pending"]) == 1, "decided, kept, not lost"
     slack.up()
-    report = host.ticker.run(time.time() + host.app.settings.watch_interval_seconds)
+    report = host.ticker.run(datetime.now(UTC) + timedelta(seconds=host.app.settings.watch_interval_seconds))
     assert report.redelivered == 1
     [stopped] = slack.thread(CHANNEL, root.ts)
     assert stopped.metadata is not None and stopped.metadata["event_payload"]["state"] == "stopped"
@@ -195,7 +195,7 @@ def test_a_reply_slack_did_not_take_waits_in_the_outbox_for_the_next_tick(host: 
 def test_a_failed_jobs_ending_and_diagnosis_wait_in_the_outbox_while_slack_is_down(host: Host,
                                                                                   slack: SlackStandIn) -> None:
     root = _watch(host, slack)
-    t, interval = time.time(), host.app.settings.watch_interval_seconds
+    t, interval = datetime.now(UTC), timedelta(seconds=host.app.settings.watch_interval_seconds)
     host.engine.move(stage="training-signal", phase="Failed")
     slack.down()
     report = host.ticker.run(t)

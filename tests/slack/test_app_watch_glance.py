@@ -15,6 +15,7 @@ from cluster.world import build_world
 from bot.cluster import resources as R
 from bot.conversations.watching import WatchTicker, look_turn
 from bot.models import Target
+from bot.models.times import from_seconds
 from bot.redact import Redactor
 from bot.runbook import Runbook
 from bot.service import Service
@@ -82,7 +83,7 @@ def test_nothing_moved_means_glances_and_one_full_look_per_turn(host: AppHost, s
     slot0 = int(time.time() // interval) + 1
     while slot0 % EVERY == turn:  # start on a tick that is not the Job's turn
         slot0 += 1
-    at = [(slot0 + i) * interval + 1.0 for i in range(3 * EVERY)]
+    at = [from_seconds((slot0 + i) * interval + 1.0) for i in range(3 * EVERY)]
 
     api.reset_log()
     reports = [ticker.run(at[i]) for i in range(EVERY)]

@@ -4,7 +4,7 @@ and a watch outlives the replica that made it (a new process picks it up in the 
 from __future__ import annotations
 
 import threading
-import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.runbook import Runbook
@@ -35,14 +35,14 @@ def test_three_replicas_post_each_watch_change_exactly_once(slack: SlackStandIn,
         hosts[0].app.idle(submitted=1)
         [root] = slack.wait_for(lambda: slack.messages(CHANNEL))
         plan = ["rank-assigned", "ray-cluster-forming", "ray-cluster-ready", "ray-cluster-ready", "run-script"]
-        t0, interval = time.time(), hosts[0].app.settings.watch_interval_seconds
+        t0, interval = datetime.now(UTC), timedelta(seconds=hosts[0].app.settings.watch_interval_seconds)
         ran = []
         for i, stage in enumerate(plan):
             for h in hosts:
                 h.engine.move(stage=stage)
             gate = threading.Barrier(3)
 
-            def tick(h: Host, at: float = t0 + i * interval, gate: threading.Barrier = gate) -> None:
+            def tick(h: Host, at: datetime = t0 + i * interval, gate: threading.Barrier = gate) -> None:
                 gate.wait()
                 ran.append(h.ticker.run(at).ran)
 
@@ -69,6 +69,6 @@ def test_a_watch_survives_a_restart(slack: SlackStandIn, runbook: Runbook, redis
     again = Host(slack, runbook, _redis(redis_url, store_prefix))
     with again.app:
         again.engine.move(stage="run-script")
-        assert again.ticker.run(time.time()).replies == 1
+        assert again.ticker.run(datetime.now(UTC)).replies == 1
         assert _stages(slack, root.ts) == ["run-script"]
         assert len(slack.messages(CHANNEL)) == 1, "the same thread, no new root"

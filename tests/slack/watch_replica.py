@@ -19,6 +19,7 @@ from bot.checks.alerts import Alert
 from bot.conversations.ports import Sealed
 from bot.conversations.watching import WatchTicker
 from bot.models.refs import ObjectRef
+from bot.models.times import from_seconds
 from bot.process.root import alert_sink
 from bot.runbook import load_runbook
 from bot.signals.names import SIGNALS
@@ -83,6 +84,6 @@ def replica(*, base_url: str, token: str, redis_url: str, prefix: str, bundle: s
             break
         _, at, stage, phase = command
         engines[0].move(stage=stage, phase=phase)
-        report = ticker.run(at)
+        report = ticker.run(from_seconds(at))
         events.put(("ticked", report.ran, report.replies, report.redelivered))
     store.close()
