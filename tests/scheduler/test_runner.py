@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from alerts.fakes import RecordingSink
 from alerts.helpers import T0, at, pool, settings
@@ -180,6 +180,29 @@ def test_background_scheduler_runs_jobs_on_its_own_thread_and_shuts_down() -> No
         sched.shutdown(wait=True)
     assert not sched.running
     assert all(name != threading.main_thread().name for name in runs)
+
+
+def test_jobs_added_with_every_get_now_as_the_check_groups_do() -> None:
+    """The watches and the other scheduled jobs are handed the runner's clock reading: an aware UTC datetime."""
+    store = MemoryStore()
+    given: list[datetime] = []
+    fired = threading.Event()
+
+    def job(now: datetime) -> None:
+        given.append(now)
+        fired.set()
+
+    n = Notifier(store=store, sink=RecordingSink(), settings=settings())
+    r = TickRunner(store=store, notifier=n, collect=Collect(), groups=[], lock_ttl_seconds=5,
+                   clock=lambda: at(T0 + 5))
+    sched = Scheduler(r)
+    sched.every("probe", 0.2, job)
+    sched.start()
+    try:
+        assert fired.wait(5), "the job did not run within 5 s"
+    finally:
+        sched.shutdown(wait=True)
+    assert given[0] == at(T0 + 5) and given[0].utcoffset() == timedelta(0)
 
 
 def test_wiring_runs_the_checks_of_a_bundle_and_reports_unreadable_clusters(tmp_path: object) -> None:
