@@ -1,6 +1,6 @@
 """Constructs that a candidate line opens and that continue past it: a Kubernetes Secret's data, a secret's
-value on the line after its key, a PEM key, a Kubernetes env entry's ``value:`` after its ``name:``, and a
-YAML block scalar under a secret's key.
+value on the line after its key, a PEM key, a Kubernetes env entry's ``value:`` after its ``name:`` (or before
+it, printed in the other order), and a YAML block scalar under a secret's key.
 
 Each adds its spans and says how far it reaches, so the lines it covers are not read again.
 """
@@ -22,6 +22,8 @@ MAX_BLOCK_LINES = 2000
 _BLANKS = re.compile(r"[ \t]*")
 MAX_ENV_BLOCK_LINES = 20  # an env value written as a block scalar is a token or a short key, not a document
 _VALUE_BLOCK = re.compile(r"""[ \t]*(?:-[ \t]+)?(?P<key>["']?value)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?$""")
+_VALUE_ENTRY = re.compile(r"""[ \t]*-[ \t]+["']?value["']?[ \t]*:[ \t]*[^\s|>]""")
+_DASH = re.compile(r"-[ \t]+")
 
 _BLOCK_KEY = re.compile(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
 # Log prefixes before a Kubernetes env entry: those of blocks.log_prefix (klog's ``I1201 10:00:00.1 1 f.go:1]``
@@ -54,6 +56,7 @@ def cover(
     return the offset they cover to, or ``MORE`` when the construct may continue beyond the text and more
     input is needed (streaming), or ``pem.OPEN`` when a PEM body runs to the end of the text without its
     END marker."""
+    _value_before(text, start, line, spans)
     found = _secret(text, start, end, spans, ids=ids, final=final)
     if found is None:
         found = pem.block(text, start, line, spans, final=final)
@@ -104,6 +107,63 @@ def _env_value(text: str, end: int, line: str, spans: list[Span], *, final: bool
         if structure.is_name_line(nxt[skip:]):
             break
     return covered
+
+
+def _value_before(text: str, start: int, line: str, spans: list[Span]) -> None:
+    """The ``value:`` of a Kubernetes env entry printed before its ``name:`` (``- value: V`` then ``  name: K``),
+    within a few lines above it and at the same key column; a stream holds such a line back (``held_back``)."""
+    if "name" not in line or start == 0:
+        return
+    skip = _prefix_end(line)
+    body = line[skip:]
+    cls = structure.pending_name(body)
+    if cls is None or body.lstrip(" \t").startswith("-"):
+        return  # an entry that starts with its name: a value above belongs to the entry before
+    column = _key_column(line, skip)
+    pos = start
+    for _ in range(LOOKAHEAD_LINES):
+        if pos == 0:
+            return
+        a = text.rfind("\n", 0, pos - 1) + 1
+        prev = text[a : pos - 1]
+        pskip = _prefix_end(prev)
+        if _key_column(prev, pskip) != column or structure.is_name_line(prev[pskip:]):
+            return
+        if _VALUE_ENTRY.match(prev, pskip):  # the entry opens with its value: its name comes after it
+            span = structure.value_line(prev[pskip:], cls)
+            if span is not None:
+                spans.append(span._replace(start=span.start + a + pskip, end=span.end + a + pskip))
+            return
+        if prev[pskip:].lstrip(" \t").startswith("-"):
+            return  # the entry's first line, and no value in it
+        pos = a
+
+
+def held_back(text: str, safe_end: int) -> int:
+    """Where a stream's redacted text may end, at or before ``safe_end`` (a line start): a Kubernetes env
+    ``value:`` line among the last few lines before it waits for the ``name:`` that may follow it
+    (``_value_before`` then sees both)."""
+    pos = safe_end - 1 if safe_end and text[safe_end - 1] == "\n" else safe_end
+    held = safe_end
+    for _ in range(LOOKAHEAD_LINES):
+        if pos <= 0:
+            break
+        a = text.rfind("\n", 0, pos) + 1
+        prev = text[a:pos]
+        pskip = _prefix_end(prev)
+        if structure.is_name_line(prev[pskip:]):
+            break
+        if _VALUE_ENTRY.match(prev, pskip):
+            held = a
+        pos = a - 1
+    return held
+
+
+def _key_column(line: str, skip: int) -> int:
+    """The column where a YAML entry's key starts, past the log prefix, the indentation and a list's dash."""
+    at = _BLANKS.match(line, skip).end()  # type: ignore[union-attr]  # it matches the empty string
+    m = _DASH.match(line, at)
+    return _indent(line, skip) + (m.end() - at if m is not None else 0)
 
 
 def _env_block(text: str, end: int, indent: int, kind: str, spans: list[Span], *, final: bool) -> int:

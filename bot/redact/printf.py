@@ -1,9 +1,10 @@
 """Credentials given to ``printf`` as positional arguments, named only by the format string.
 
 ``printf 'machine %s login %s password %s\\n' HOST USER VALUE > ~/.netrc`` (the netrc idiom), ``printf
-'{"token": "%s"}' VALUE``, ``printf '%s:%s' USER VALUE | base64``: the key word stands in the format, before
-a conversion, and the value is the argument that conversion takes (printf reuses its format while arguments
-remain). The conversion itself is no value (allow.is_placeholder), so the format stays readable.
+'{"token": "%s"}' VALUE``, ``printf '%s:%s' USER VALUE | base64``, also with a bare ``--`` after the format
+(meant to end options): the key word stands in the format, before a conversion, and the value is the argument
+that conversion takes (printf reuses its format while arguments remain). The conversion itself is no value
+(allow.is_placeholder), so the format stays readable.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def scan_line(line: str) -> list[Span]:
         if not kinds:
             continue
         args = words[1:]
+        if args[0][2] == "--" and line[args[0][0] - 1] not in "\"'":
+            args = args[1:]  # "printf FORMAT -- ARGS": written to end options, printed by bash as one more argument
         for j, (start, end, value) in enumerate(args):
             role = kinds[j % len(kinds)]
             if role is None:

@@ -181,6 +181,7 @@ class Redactor:
                 safe_end = min(safe_end, origin)
         if not final:
             safe_end = stdin.held_back(text, safe_end, spans)
+            safe_end = multiline.held_back(text, safe_end)
         spans = [s for s in spans if s.start < safe_end]
         spans.extend(known.echoes(text, spans, safe_end))
         for pattern in self._extra:

@@ -57,6 +57,11 @@ _PAIR = re.compile(
     r"""["']?name["']?[ \t]*[:=][ \t]*(?P<q>["']?)(?P<k>[A-Za-z0-9_.\-]+)(?P=q)(?:[ \t]*,|[ \t]+)"""
     r"""[ \t]*["']?value["']?[ \t]*[:=][ \t]*"""
 )
+# the flow form with its value first: "{value: VALUE, name: DB_PASSWORD}"
+_VALUE_FIRST = re.compile(r"""(?<![\w-])["']?value["']?[ \t]*[:=][ \t]*""")
+_NAME_AFTER = re.compile(
+    r"""["']?[ \t]*,[ \t]*["']?name["']?[ \t]*[:=][ \t]*(?P<q>["']?)(?P<k>[A-Za-z0-9_.\-]+)(?P=q)"""
+)
 _NAMED = re.compile(r"""\bname["']?[ \t]*[:=][ \t]*["']?\Z""")
 _NAME_ENDS = re.compile(r"""["']?[ \t]*(?:[,}\]]|\r?$)""")
 _MIN_LEN = {"signature": 16, "auth": 8}
@@ -94,6 +99,8 @@ def scan_line(line: str, *, keys: bool = True, shapes: bool = True) -> list[Span
                 span = value_span(line, m.end(), anchored=False, quote=None, cookie=False)
                 if span and not _keep(line[span[0] : span[1]], cls, m.group("k")):
                     spans.append(Span(span[0], span[1], cls.kind, PRIO_KEY))
+        if named and "value" in line:
+            spans.extend(_value_first(line))
     if shapes:
         spans.extend(_shapes(line))
     return spans
@@ -188,6 +195,21 @@ def _shapes(line: str) -> list[Span]:
             group = m.lastgroup
             if group and not is_placeholder(m.group(group)):
                 spans.append(Span(m.start(group), m.end(group), "password", PRIO_STRUCT))
+    return spans
+
+
+def _value_first(line: str) -> list[Span]:
+    """A name/value pair on one line with its value first: the value up to the comma before ``name:``."""
+    spans: list[Span] = []
+    for m in _VALUE_FIRST.finditer(line):
+        span = value_span(line, m.end(), anchored=False, quote=None, cookie=False)
+        if span is None:
+            continue
+        end = span[1] - 1 if line.endswith(",", span[0], span[1]) else span[1]
+        nm = _NAME_AFTER.match(line, end)
+        cls = None if nm is None else classify(nm.group("k"))
+        if cls is not None and nm is not None and not _keep(line[span[0] : end], cls, nm.group("k")):
+            spans.append(Span(span[0], end, cls.kind, PRIO_KEY))
     return spans
 
 
