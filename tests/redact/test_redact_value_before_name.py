@@ -31,6 +31,8 @@ LEAKS = [
     ([f"{TS}- value: {PW}", f"{TS}  name: AWS_SECRET_ACCESS_KEY"], [PW]),
     ([f"[pod/x] - value: '{PW}'", "[pod/x]   name: API_TOKEN"], [PW]),
     ([f"- value: {SK}", "  valueFrom: null", "  name: GITHUB_TOKEN"], [SK]),
+    ([f'  - "value": "{PW}"', '    "name": "REGISTRY_PASSWORD"'], [PW]),
+    ([f"worker-1 | - value: {PW}", "worker-1 |   name: OBS_SECRET_KEY"], [PW]),
     ([f"{{value: {PW}, name: DB_PASSWORD}}"], [PW]),
     ([f'{TS}{{"value": "{PW}", "name": "AWS_SECRET_ACCESS_KEY"}}'], [PW]),
     ([f"  - {{value: {SK}, name: api_key}}", "  - {value: info, name: LOG_LEVEL}"], [SK]),
@@ -45,6 +47,8 @@ STAYS = [
     "- value: \"8080\"\n  name: PORT\n",
     "{value: info, name: LOG_LEVEL}",
     "- value: Zk3vP9qLm2Xw8Rt5\n  name: BUILD_ID\n- name: DB_PASSWORD\n  valueFrom:\n",
+    "- value: Zk3vP9qLm2Xw8Rt5\n- name: DB_PASSWORD\n  valueFrom:\n",  # the value is the entry's before
+    "- value: Zk3vP9qLm2Xw8Rt5\n  name: REPLICAS\n  value: other\n",
 ]
 
 
