@@ -28,6 +28,8 @@ _KEY_BEFORE = re.compile(r"""(?P<k>[A-Za-z_][\w.\-]*)\\?["']?[ \t]*[:=]?[ \t]*\\
 _SCHEMES_BEFORE = re.compile(r"(?:Basic|Bearer|token|Token)[ \t]+$")
 _KEY_VALUE_ARG = re.compile(r"[ \t]*(?P<k>[A-Za-z_][\w.\-]*)[ \t]+(?P<v>[^\s\\]+)[ \t]*(?:\\n)?")
 MAX_ARGS = 32
+_Word = tuple[int, int, str]  # start, end, text
+_Role = tuple[str, bool, str]  # the credential's kind, whether the key alone says so, the key
 MIN_VALUE = 4
 _PAIRED = "password"
 
@@ -42,20 +44,31 @@ def scan_line(line: str) -> list[Span]:
         if not kinds:
             continue
         args = words[1:]
+        alignments = [args]
         if args[0][2] == "--" and line[args[0][0] - 1] not in "\"'":
-            args = args[1:]  # "printf FORMAT -- ARGS": written to end options, printed by bash as one more argument
-        for j, (start, end, value) in enumerate(args):
-            role = kinds[j % len(kinds)]
-            if role is None:
-                spans.extend(_line_argument(start, value))
-                continue
-            if is_placeholder(value) or "$" in value or len(value) < MIN_VALUE:
-                continue
-            if is_setting(role[2], value) or is_file_path(value) or (not role[1] and not looks_secret(value)):
-                continue  # "token_level_loss=%s 1", a path to where the secret lives
-            spans.append(Span(start, end, role[0], PRIO_STRUCT))
-            if role[0] == _PAIRED and j and key_shaped(args[j - 1][2]):  # "AK:SK" into an s3fs password file
-                spans.append(Span(args[j - 1][0], args[j - 1][1], "cloud-access-key-id", PRIO_STRUCT))
+            # "printf FORMAT -- ARGS": written to end options, but bash prints the "--" as one more argument, so
+            # the value meant for the password slot and the one bash puts there are both masked
+            alignments.append(args[1:])
+        for aligned in alignments:
+            spans.extend(s for s in _aligned(kinds, aligned) if s not in spans)
+    return spans
+
+
+def _aligned(kinds: list[_Role | None], args: list[_Word]) -> list[Span]:
+    """The spans of `args` taken by the format's conversions in order (printf reuses its format)."""
+    spans: list[Span] = []
+    for j, (start, end, value) in enumerate(args):
+        role = kinds[j % len(kinds)]
+        if role is None:
+            spans.extend(_line_argument(start, value))
+            continue
+        if is_placeholder(value) or "$" in value or len(value) < MIN_VALUE:
+            continue
+        if is_setting(role[2], value) or is_file_path(value) or (not role[1] and not looks_secret(value)):
+            continue  # "token_level_loss=%s 1", a path to where the secret lives
+        spans.append(Span(start, end, role[0], PRIO_STRUCT))
+        if role[0] == _PAIRED and j and key_shaped(args[j - 1][2]):  # "AK:SK" into an s3fs password file
+            spans.append(Span(args[j - 1][0], args[j - 1][1], "cloud-access-key-id", PRIO_STRUCT))
     return spans
 
 
@@ -72,7 +85,7 @@ def _line_argument(start: int, value: str) -> list[Span]:
     return [Span(start + m.start("v"), start + m.end("v"), cls.kind, PRIO_STRUCT)]
 
 
-def _words(line: str, pos: int) -> Iterator[tuple[int, int, str]]:
+def _words(line: str, pos: int) -> Iterator[_Word]:
     """(start, end, text) of each word of the command from ``pos``, quotes left out, up to its end."""
     for _ in range(MAX_ARGS + 1):
         m = _WORD.match(line, pos)
@@ -85,10 +98,10 @@ def _words(line: str, pos: int) -> Iterator[tuple[int, int, str]]:
             return  # glued to something else ("a"$b, a redirection): the command's words end here
 
 
-def _roles(fmt: str) -> list[tuple[str, bool, str] | None]:
+def _roles(fmt: str) -> list[_Role | None]:
     """For each conversion of the format that takes an argument: the credential's kind, whether the key alone
     says so (else the value must look like a credential) and the key; or None."""
-    kinds: list[tuple[str, bool, str] | None] = []
+    kinds: list[_Role | None] = []
     last = 0
     for m in _CONVERSION.finditer(fmt):
         if m.group("c") is None:  # "%%"

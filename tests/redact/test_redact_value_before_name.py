@@ -25,6 +25,8 @@ LEAKS = [
     ([f"{TS}+ printf 'password=%s\\n' -- \"{PW}\" > .env"], [PW]),
     ([f"printf -- 'machine %s\\nlogin %s\\npassword %s\\n' -- obs.example.com ci {SK}"], [SK]),
     ([f"printf -v line 'token: %s' -- {GH}"], [GH]),
+    # ... which bash prints as one more argument, so what it writes in the password slot is masked too
+    ([f"printf 'machine %s login %s password %s\\n' -- git.example.com {SK} {PW} >> ~/.netrc"], [SK, PW]),
     # a Kubernetes env entry with value: before name:
     ([f"- value: {PW}", "  name: AWS_SECRET_ACCESS_KEY"], [PW]),
     ([f"    - value: \"{SK}\"", "      name: DB_PASSWORD"], [SK]),
