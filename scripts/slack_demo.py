@@ -133,8 +133,8 @@ def main() -> int:
                     raise SystemExit(f"slack-demo: no alert thread within 30 s; `rlark-bot check --snapshot "
                                      f"examples/{example}` says what the scheduled checks find there") from None
                 from_the_alert(slack, port)
-            if with_watch:
-                watch(slack, port, target)
+            if with_watch:  # a watch follows a Job or a pod: a runner is followed through its pod (same name)
+                watch(slack, port, f"pod/{target.split('/', 1)[1]}" if target.startswith("runner/") else target)
             print(f"$ /rlark diagnose {target}   (HTTP {status}, acknowledged in {acked * 1000:.0f} ms, "
                   f"answered in {answered:.1f} s)\n")
             print(render_thread(slack, CHANNEL))
