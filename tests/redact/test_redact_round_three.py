@@ -20,6 +20,7 @@ PW, SK = "Xq7vLm2Rt9Kp4Wz", "Zk3vP9qLm2Xw8Rt5Yu7Io1Pa4Sd6Fg0Hj2Kl4Zx6"
 GH = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 AK, AWS = "HPUAXKQ7ZL3M9RTW2VBN", "AKIAZ7QK3M5N2P4R6T2V"
 E = "\x1b"
+TS = "2026-12-04T10:00:00Z "
 AROUND = ("2026-12-01T10:00:00Z INFO runner Executing step 3", "step 1200 | loss 0.431 | 训练步数 1200")
 
 LEAKS = [
@@ -90,6 +91,40 @@ LEAKS = [
     ([f"| password | {PW} |"], [PW]),
     ([f"| Password | `{PW}` |"], [PW]),
     (["+----------+-----------------+", f"| secret_key | {SK} |", "+----------+-----------------+"], [SK]),
+    # printf FORMAT -- ARGS: the "--" is no argument the format's conversions name
+    ([f"printf 'machine %s login %s password %s\\n' -- git.example.com ci {PW}"], [PW]),
+    ([f'printf "machine %s login %s password %s\\n" -- git.example.com ci {PW} >> ~/.netrc'], [PW]),
+    ([f"+ printf 'machine %s login %s password %s\\n' -- github.com x-access-token '{GH}' >> ~/.netrc"], [GH]),
+    ([f"{TS}+ printf 'password=%s\\n' -- \"{PW}\" > .env"], [PW]),
+    ([f"printf -- 'machine %s\\nlogin %s\\npassword %s\\n' -- obs.example.com ci {SK}"], [SK]),
+    ([f"printf -v line 'token: %s' -- {GH}"], [GH]),
+    # ... which bash prints as one more argument, so what it writes in the password slot is masked too
+    ([f"printf 'machine %s login %s password %s\\n' -- git.example.com {SK} {PW} >> ~/.netrc"], [SK, PW]),
+    # a Kubernetes env entry with value: before name:
+    ([f"- value: {PW}", "  name: AWS_SECRET_ACCESS_KEY"], [PW]),
+    ([f"    - value: \"{SK}\"", "      name: DB_PASSWORD"], [SK]),
+    ([f"{TS}- value: {PW}", f"{TS}  name: AWS_SECRET_ACCESS_KEY"], [PW]),
+    ([f"[pod/x] - value: '{PW}'", "[pod/x]   name: API_TOKEN"], [PW]),
+    ([f"- value: {SK}", "  valueFrom: null", "  name: GITHUB_TOKEN"], [SK]),
+    ([f'  - "value": "{PW}"', '    "name": "REGISTRY_PASSWORD"'], [PW]),
+    ([f"worker-1 | - value: {PW}", "worker-1 |   name: OBS_SECRET_KEY"], [PW]),
+    ([f"{{value: {PW}, name: DB_PASSWORD}}"], [PW]),
+    ([f'{TS}{{"value": "{PW}", "name": "AWS_SECRET_ACCESS_KEY"}}'], [PW]),
+    ([f"  - {{value: {SK}, name: api_key}}", "  - {value: info, name: LOG_LEVEL}"], [SK]),
+]
+
+
+STAYS = [
+    "printf 'machine %s login %s password %s\\n' -- git.example.com ci \"$NETRC_PASSWORD\" >> ~/.netrc",
+    "printf '%s\\n' -- alpha beta gamma",
+    "printf 'step %s of %s\\n' -- 3 10",
+    "- value: debug\n  name: LOG_LEVEL\n",
+    f"{TS}- value: Xq7vLm2Rt9Kp4\n{TS}  name: LOG_LEVEL\n",
+    "- value: \"8080\"\n  name: PORT\n",
+    "{value: info, name: LOG_LEVEL}",
+    "- value: Zk3vP9qLm2Xw8Rt5\n  name: BUILD_ID\n- name: DB_PASSWORD\n  valueFrom:\n",
+    "- value: Zk3vP9qLm2Xw8Rt5\n- name: DB_PASSWORD\n  valueFrom:\n",  # the value is the entry's before
+    "- value: Zk3vP9qLm2Xw8Rt5\n  name: REPLICAS\n  value: other\n",
 ]
 
 
@@ -184,3 +219,20 @@ def test_the_word_value_is_no_value() -> None:
 def test_a_plain_word_before_a_login_stays() -> None:
     text = "Authenticating\n+ docker login -u ci --password-stdin registry.example.com\n"
     assert REDACTORS[0].redact(text).text == text
+
+
+@pytest.mark.parametrize("redactor", REDACTORS, ids=IDS)
+@pytest.mark.parametrize("text", STAYS)
+def test_ordinary_lines_stay(redactor: Redactor, text: str) -> None:
+    assert redactor.redact(text).text == text
+
+
+def test_only_the_value_is_masked() -> None:
+    r = REDACTORS[0]
+    line = f"printf 'machine %s login %s password %s\\n' -- git.example.com ci {PW} >> ~/.netrc"
+    assert r.redact(line).text == (
+        "printf 'machine %s login %s password %s\\n' -- git.example.com ci [REDACTED:password] >> ~/.netrc"
+    )
+    text = f"{TS}- value: {PW}\n{TS}  name: DB_PASSWORD\n"
+    assert r.redact(text).text == f"{TS}- value: [REDACTED:password]\n{TS}  name: DB_PASSWORD\n"
+    assert r.redact(f"{{value: {PW}, name: DB_PASSWORD}}").text == "{value: [REDACTED:password], name: DB_PASSWORD}"
