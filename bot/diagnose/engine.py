@@ -12,6 +12,7 @@ from bot.diagnose.history import drop_settled_history
 from bot.diagnose.logscan import LogMatcher
 from bot.diagnose.match import match_trigger
 from bot.diagnose.narrow import Narrow
+from bot.diagnose.outcome import mark_outlived, run_succeeded
 from bot.diagnose.rank import rank
 from bot.diagnose.result import Diagnosis, Finding, FirstError
 from bot.diagnose.survey import survey_logs
@@ -272,11 +273,14 @@ def diagnose(evidence: Evidence, runbook: Runbook, *, now: datetime, target: Tar
     findings = [_finding(runbook.cases[c], h) for c, h in matched.items()]
     # A wait inside its window is a job still starting: a note (info) that explains nothing, not yet a failure.
     mark_starting(findings)
+    success = run_succeeded(scope, year=now.year)
+    mark_outlived(findings, success)
     mark_explained(findings, roles)
     diag.findings = rank(findings)
     diag.last_stage = job_last_stage(scope)
-    diag.starting = job_starting(scope, diag.findings, now=now, young_seconds=sc.thresholds.pending_seconds,
-                                 reached_training=diag.last_stage == "training-signal")
+    diag.starting = success is None and job_starting(
+        scope, diag.findings, now=now, young_seconds=sc.thresholds.pending_seconds,
+        reached_training=diag.last_stage == "training-signal")
     failing = [] if diag.findings and diag.findings[0].starting else diag.findings  # a wait in its window: no error
     diag.first_error = (_answer_line(failing, times) or first_error(scope)
                         or retried_cause(scope, failing[0].pods if failing else [], year=now.year)

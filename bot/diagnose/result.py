@@ -35,6 +35,7 @@ class Finding:
     starting: bool = False  # every hit is a wait whose window is still open: still starting (young.py)
     opened: datetime | None = None  # when the earliest of those windows opened
     window: float | None = None  # the longest of those windows, in seconds
+    outlived: bool = False  # only log lines before the target's success show it: the run went past it (outcome.py)
 
     @property
     def id(self) -> str:
@@ -42,8 +43,13 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
-        """The case's severity; a wait whose window is still open is a note (info), not yet a failure."""
-        return "info" if self.starting else self.case.severity
+        """The case's severity; a wait whose window is still open is a note (info), not yet a failure; a failure
+        the run went past before it succeeded is a warning."""
+        if self.starting:
+            return "info"
+        if self.outlived and self.case.severity in ("critical", "error"):
+            return "warning"
+        return self.case.severity
 
 
 @dataclass(frozen=True)

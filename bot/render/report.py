@@ -6,6 +6,7 @@ from collections import Counter
 from datetime import datetime
 from typing import TypedDict, get_args
 
+from bot.diagnose.outcome import describe_outlived
 from bot.diagnose.result import Diagnosis, Facts, Finding, FirstError
 from bot.diagnose.young import describe
 from bot.models import Target
@@ -77,8 +78,9 @@ class ContractReport(TypedDict):
 def _finding(f: Finding, lang: str, now: datetime) -> FindingView:
     # A wait still inside its window says so before the case's symptom: a note that the job is on its way.
     title, symptom = f.case.title.pick(lang), f.case.symptom.pick(lang)
-    if f.starting:
-        symptom = f"{describe(f, lang, now)}{'。' if lang == 'zh' else '. '}{symptom}"
+    note = describe(f, lang, now) if f.starting else describe_outlived(f, lang)
+    if note:
+        symptom = f"{note}{'。' if lang == 'zh' else '. '}{symptom}"
     return FindingView(
         case=f.id,
         title=title,
