@@ -12,6 +12,8 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
+from bot.runbook.locale import localise
+
 Stage = Literal[
     "submitted",
     "task-created",
@@ -42,6 +44,14 @@ def _compile(value: object) -> re.Pattern[str]:
 
 
 Regex = Annotated[re.Pattern[str], BeforeValidator(_compile), PlainSerializer(lambda p: p.pattern)]
+
+
+def _compile_localised(value: object) -> re.Pattern[str]:
+    return _compile(localise(value) if isinstance(value, str) else value)
+
+
+# A log pattern: the English messages it quotes also match their zh_CN translations (locale.py).
+LogRegex = Annotated[re.Pattern[str], BeforeValidator(_compile_localised), PlainSerializer(lambda p: p.pattern)]
 
 _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
 MAX_WINDOW = 24 * 3600
@@ -120,9 +130,9 @@ class EventCond(Strict):
 class LogCond(Strict):
     """A log line of a container of the pod; `unless` rejects a matching line (e.g. /dev/shm for disk-full)."""
 
-    pattern: Regex
+    pattern: LogRegex
     container: Regex | None = None
-    unless: Regex | None = None
+    unless: LogRegex | None = None
 
 
 class Trigger(Strict):
