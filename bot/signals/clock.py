@@ -5,8 +5,8 @@ kubelet stamps container starts and finishes with the node's; the workload stamp
 too. On one pod these must agree in order: nothing starts before it was created, no line is printed before its
 container started or after the moment of the capture. When they disagree by more than SKEW_SECONDS, the node's
 clock is off - and an unsynchronised clock breaks authentication (certificates "not yet valid", tokens expired)
-whatever words the failing tool prints. Only a pod that failed is judged: a healthy pod on a skewed node is not a
-failure of this job.
+whatever words the failing tool prints. Only a pod that failed, or whose log shows an error (a runner that keeps
+failing to connect while its pod runs), is judged: a healthy pod on a skewed node is not a failure of this job.
 """
 
 from __future__ import annotations
@@ -89,10 +89,17 @@ def clock_skew(sc: SignalContext) -> list[Hit]:
     hits = []
     read = 0
     for ctx in sc.scope.pods:
-        if not failed(ctx):
+        bad = failed(ctx)
+        if not bad and read >= MAX_LOG_PODS:
             continue
         items = _skew(ctx, sc.now, logs=read < MAX_LOG_PODS)  # the objects of every failing pod, a few logs
         read += 1
-        if items:
+        if items and (bad or _complains(ctx)):
             hits.append(Hit(items[:2], pod=ctx.key, stage=INDEX["containers-started"]))
     return hits
+
+
+def _complains(ctx: PodCtx) -> bool:
+    """A pod still running whose workload's current log shows an error line."""
+    view = ctx.main_log
+    return view is not None and view.first_error() is not None
