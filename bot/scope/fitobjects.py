@@ -96,17 +96,29 @@ def _amounts(raw: Mapping[str, object]) -> dict[str, Decimal]:
     return {k: q for k, v in raw.items() if (q := quantity(v)) is not None}
 
 
-def node_shapes(nodes: Sequence[Node], pods: Iterable[Pod], *, exclude: Pod | None = None) -> list[NodeShape]:
-    """Nodes as the scheduler sees them: what the other bound pods request is taken from what is allocatable."""
+def node_shapes(nodes: Sequence[Node], pods: Iterable[Pod], *, exclude: Pod | None = None,
+                reported: Mapping[str, Mapping[str, Decimal]] | None = None) -> list[NodeShape]:
+    """Nodes as the scheduler sees them: what the other bound pods request is taken from what is allocatable.
+    `reported`: node name -> what its RLark Node mirror says is used (every namespace's pods, also those the
+    evidence did not read); per resource, the larger of that and the bound pods read counts."""
     bound = _bound(p for p in pods if p is not exclude)
     out = []
     for n in nodes:
         requested, count = bound.get((n.cluster, n.name), ({}, 0))
+        also = (reported or {}).get(n.name)
+        if also:
+            requested = {k: max(requested.get(k, Decimal(0)), also.get(k, Decimal(0))) for k in {*requested, *also}}
         taints = tuple(Taint(t.key, t.value, t.effect) for t in n.spec.taints)
         out.append(NodeShape(name=n.name, labels=dict(n.metadata.labels), taints=taints,
                              unschedulable=n.spec.unschedulable, allocatable=_amounts(n.status.allocatable),
                              requested=requested, pods=count))
     return out
+
+
+def reported_used(nodes: Iterable[RNode], cluster: str) -> dict[str, dict[str, Decimal]]:
+    """Node name -> `used` as the RLark Node mirrors of member cluster `cluster` report it."""
+    return {n.name: _amounts(n.status.used) for n in nodes
+            if n.status.used and n.cluster_id in (cluster, f"rlark-{cluster}")}
 
 
 def rnode_shapes(nodes: Sequence[RNode]) -> list[NodeShape]:

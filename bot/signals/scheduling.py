@@ -20,7 +20,7 @@ from datetime import datetime
 
 from bot.models import Pod
 from bot.scope.fit import FitReport, PodShape, fit
-from bot.scope.fitobjects import node_shapes, pod_shape, rnode_shapes, template_shape
+from bot.scope.fitobjects import node_shapes, pod_shape, reported_used, rnode_shapes, template_shape
 from bot.scope.hits import EvidenceItem, Hit, clip
 from bot.scope.target import PodCtx
 from bot.signals.base import SignalContext, signal
@@ -63,7 +63,8 @@ def _pod_hit(ctx: PodCtx, sc: SignalContext) -> tuple[str, Hit] | None:
     if not tried:
         return None
     shape = pod_shape(pod)
-    report = fit(shape, node_shapes(nodes, (p for p in ev.pods if p.cluster == ctx.cluster), exclude=pod))
+    report = fit(shape, node_shapes(nodes, (p for p in ev.pods if p.cluster == ctx.cluster), exclude=pod,
+                                    reported=reported_used(ev.rlark_nodes, ctx.cluster)))
     blocker = report.blocker
     if blocker == "fits" or (blocker == "resources" and said and not ROOM_WORDS.search(said)):
         # Room is the one verdict the objects may get wrong (pods of namespaces not read, inter-pod rules not
