@@ -7,10 +7,14 @@ container started or after the moment of the capture. When they disagree by more
 clock is off - and an unsynchronised clock breaks authentication (certificates "not yet valid", tokens expired)
 whatever words the failing tool prints. Only a pod that failed, or whose log shows an error (a runner that keeps
 failing to connect while its pod runs), is judged: a healthy pod on a skewed node is not a failure of this job.
+And a skew is claimed as the cause only where time can break what failed: when the pod's log shows an
+authentication, certificate or token failure, or there is no log to say what failed (seed ci-runner § 节点 DNS 解析
+异常 / 时钟偏移: 时钟偏移导致鉴权失败). A worker whose log fails on NCCL on a node a few minutes behind failed on NCCL.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -94,9 +98,21 @@ def clock_skew(sc: SignalContext) -> list[Hit]:
             continue
         items = _skew(ctx, sc.now, logs=read < MAX_LOG_PODS)  # the objects of every failing pod, a few logs
         read += 1
-        if items and (bad or _complains(ctx)):
+        if items and (bad or _complains(ctx)) and _time_can_explain(ctx):
             hits.append(Hit(items[:2], pod=ctx.key, stage=INDEX["containers-started"]))
     return hits
+
+
+# What an unsynchronised clock breaks: certificates (not yet valid, expired), signed requests and tokens.
+TIME_SENSITIVE = re.compile(
+    r"(?i)certificate|\bx509\b|\bSSL\b|\bTLS\b|NotTimeValid|not yet valid|has expired|\bskew|authenticat|"
+    r"unauthori[sz]ed|\b401\b|token[^\n]{0,40}(expired|invalid|not valid)|signature[^\n]{0,40}(expired|invalid)")
+
+
+def _time_can_explain(ctx: PodCtx) -> bool:
+    """No current log to say what failed, or one that shows something time can break."""
+    view = ctx.main_log
+    return view is None or TIME_SENSITIVE.search(view.text) is not None
 
 
 def _complains(ctx: PodCtx) -> bool:

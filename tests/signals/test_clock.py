@@ -63,3 +63,14 @@ def test_a_running_pod_whose_log_agrees_with_the_api_server_is_not_judged() -> N
     now_stamp = stamp(8).replace("T", " ")
     assert _skew(*_running_with_log([f"{now_stamp}: Running job: build", f"{now_stamp}: ##[error]The process "
                                      "'/usr/bin/git' failed with exit code 128"])) == []
+
+
+def test_a_skew_is_not_claimed_for_a_failure_time_cannot_cause() -> None:
+    statuses = [{"name": "main", "state": {"terminated": {"exitCode": 1, "reason": "Error", "startedAt": stamp(70),
+                                                         "finishedAt": stamp(69)}}}]
+    from diagnose.objects import log
+
+    objects = [pod("build-0", node_name="n1", phase="Failed", statuses=statuses, created_minutes_ago=10), node("n1")]
+    nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:2006, unhandled system error\n"
+    assert _skew(*objects, log("build-0", nccl)) == []
+    assert len(_skew(*objects, log("build-0", nccl + "x509: certificate has expired or is not yet valid\n"))) == 1
