@@ -28,6 +28,10 @@ class Thresholds(BaseModel):
     runner_max_age_seconds: int = Field(default=12 * 3600, ge=1, description="an EphemeralRunner older than this")
     log_stall_seconds: int = Field(default=3600, ge=1,
                                    description="a running log silent this long after a wait or load step: a hang")
+    training_stall_seconds: int = Field(
+        default=2 * 3600, ge=1, description="a training log silent this long (and for 20 of its steps), its container "
+        "running: a hang. Longer than a start-up step's: evaluation rollouts and checkpoint saves of large models "
+        "print nothing for long stretches")
     nodepool_grace_seconds: int = Field(default=300, ge=0,
                                         description="a NodePool this young may still report Unknown conditions")
     settled_seconds: int = Field(default=3600, ge=0,

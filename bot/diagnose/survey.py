@@ -17,6 +17,7 @@ from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.models import LogExcerpt, LogSource, Target, TargetKind
 from bot.redact import Scan
 from bot.scope.logview import LogView, Surveyed
+from bot.signals.cadence import training_tail
 from bot.signals.hang import step_of
 from bot.signals.stages import has_training_signal
 
@@ -34,6 +35,7 @@ def visit(matcher: LogMatcher, view: LogView) -> _Found:
     elif not view.markers.any and view.excerpt.source.container in WORKLOAD:
         has_training_signal(view, 0)  # a workload log without the wrapper's lines: asked by the stage
     step_of(view)  # where the log stopped: asked by the hang signals
+    training_tail(view)  # the end of a training log: asked by the quiet-training signal
     view.release()
     return found
 

@@ -48,3 +48,8 @@ def line_time(text: str, pos: int, *, year: int) -> datetime | None:
         end = start - 1
         start = text.rfind("\n", floor, end) + 1
     return None
+
+
+def own_time(line: str, *, year: int) -> datetime | None:
+    """The time stamped on `line` itself (not on a line above it); None when it carries none."""
+    return _stamp(line, year)

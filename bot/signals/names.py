@@ -57,6 +57,9 @@ SIGNALS: dict[str, str] = {
     " the stall threshold (outside an RLark run script)",
     "run.script-stalled": "after `Executing run script...`, before any training signal, the log stopped at a load or"
     " start-up step longer ago than the stall threshold",
+    "run.training-stalled": "a training log that printed progress at a steady rhythm has printed nothing for far"
+    " longer than its steps take (and than the training stall threshold), its container still running, no error"
+    " printed",
     "run.no-persistent-output": "a script or log writes outputs or checkpoints to an absolute path outside every"
     " volumeMount of the container",
     "liqo.offloading-failed": "a NamespaceOffloading is not taken over (CreationLoopBackOff / not Ready)",
