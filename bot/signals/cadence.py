@@ -96,8 +96,10 @@ def training_stalled(sc: SignalContext) -> list[Hit]:
             continue  # not running, or no time to measure the silence from
         read = sc.scope.evidence.captured_at or sc.now  # the log ends where it was read, not where `now` is
         silent = (min(read, sc.now) - last).total_seconds()
+        if silent < sc.thresholds.training_stall_seconds:
+            continue  # the common case: the log was printing lately
         step = step_seconds(tail, year=sc.now.year)
-        if silent < max(float(sc.thresholds.training_stall_seconds), CADENCE_FACTOR * (step or 0.0)):
+        if silent < CADENCE_FACTOR * (step or 0.0):
             continue
         line = tail[pos:].strip().splitlines()[0] if tail[pos:].strip() else ""
         if classify(line) is Kind.ERROR:
