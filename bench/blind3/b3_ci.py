@@ -193,13 +193,9 @@ def w_rpds_on_aarch64(out: Path) -> None:
     c = at(2026, 12, 4, 3, 30)
     rn = "linux-aarch64-a2-1-kq7xv-runner-l3f9z"
     steps = [("actions/checkout@v4", CHECKOUT),
-             ("pip install -r requirements-lint.txt", [
+             ("pip install pre-commit==4.0.1", [
                  "Looking in indexes: http://pypi-cache.ci.internal/simple",
-                 "Collecting check-jsonschema==0.29.4",
-                 "  Downloading http://pypi-cache.ci.internal/packages/check_jsonschema-0.29.4-py3-none-any.whl (70 kB)",
-                 "Collecting rpds-py>=0.7.1",
-                 "  Using cached rpds_py-0.22.3-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl (385 kB)",
-                 "Successfully installed attrs-24.2.0 check-jsonschema-0.29.4 jsonschema-4.23.0 referencing-0.35.1 rpds-py-0.22.3",
+                 "Requirement already satisfied: pre-commit==4.0.1 in /usr/local/lib/python3.11/site-packages (4.0.1)",
                  "WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the system package manager."]),
              ("pre-commit run --all-files --show-diff-on-failure", [
                  "ruff.....................................................................Passed",
@@ -551,7 +547,7 @@ SCENARIOS = [
              S3 + " § 弹性扩容失败 / 弹性节点不健康 (runner 模板写死 nodeName…pod 直接 phase: Failed); § 调度失败：资源超限 (Pod was rejected: Node didn't have enough resource)",
              "pod/linux-aarch64-a2-8-p2c6v-runner-n8v3x", "pod.schedule.insufficient-resources", namespace=NS),
     Scenario("ci-lint-rpds-on-aarch64", "ci", w_rpds_on_aarch64,
-             "A lint runner without any nodeSelector landed on an aarch64 NPU node; a cached x86_64 rpds-py wheel from the shared pip cache is installed and pre-commit fails with ModuleNotFoundError: No module named 'rpds.rpds'.",
+             "A lint runner without any nodeSelector landed on an aarch64 NPU node; the pre-commit environment in the shared cache was built on x86_64, so rpds' compiled module is not importable there: ModuleNotFoundError: No module named 'rpds.rpds'.",
              S3 + " § 调度到架构不匹配的节点 (lint 任务报 ModuleNotFoundError: No module named 'rpds.rpds', issue #40 / #46)",
              "pod/linux-aarch64-a2-1-kq7xv-runner-l3f9z", "pod.arch-mismatch", namespace=NS),
     Scenario("ci-workflow-exec-format-error", "ci", w_exec_format,
