@@ -26,7 +26,7 @@ from gen_ci import (
     runner_log,
     write_ci_bundle,
 )
-from gen_k8s import at, mins, sec
+from gen_k8s import NodeSpec, at, mins, sec
 
 Obj = dict[str, Any]
 VLLM_IMG = "swr.cn-southwest-2.myhuaweicloud.com/ascend-ci/vllm-ascend:main-a2"
@@ -518,11 +518,67 @@ def w_dind_iptables(out: Path) -> None:
                    command=["/home/runner/run.sh"], env=[{"name": "DOCKER_HOST", "value": "unix:///var/run/docker.sock"}])
     dind = Ctr("dind", "docker:27.3.1-dind", state=k.terminated("Error", 1, c + sec(3), c + sec(5)),
                command=["dockerd", "--host=unix:///var/run/docker.sock", "--group=$(DOCKER_GROUP_GID)"])
-    pod = CIPod(rn, "cpu-x86-03", c, [runner_c], phase="Failed", runner=rn, init=[dind],
+    externals = Ctr("init-dind-externals", RUNNER_IMG, command=["cp", "-r", "/home/runner/externals/.", "/home/runner/tmpDir/"])
+    pod = CIPod(rn, "cpu-x86-03", c, [runner_c, dind], phase="Failed", runner=rn, init=[externals],
                 logs={"runner": log, "dind": dind_log}, node_selector={"ascend-ci/cpu": "x86"})
     r = Runner(rn, c - sec(1), phase="Failed", job="docs-image (cpu)", scale_set="linux-amd64-cpu-8",
                selector={"ascend-ci/cpu": "x86"})
     write_ci_bundle(CIBundle(c + mins(4), x86(), [pod], [r]), out)
+
+
+def w_version_deprecated_diag(out: Path) -> None:
+    c = at(2026, 12, 4, 9, 10)
+    rn = "linux-aarch64-a2-1-kq7xv-runner-b1y5t"
+    img = "swr.cn-southwest-2.myhuaweicloud.com/ascend-ci/actions-runner:2.329.0"
+    t = c + sec(14)
+    d = t.strftime("%Y-%m-%d %H:%M:%SZ")
+    lines = ["", "√ Connected to GitHub", "",
+             f"[RUNNER {d} INFO RSAFileKeyManager] Loading RSA key parameters from file /home/runner/.credentials_rsaparams",
+             "Current runner version: '2.329.0'",
+             f"{d}: Listening for Jobs",
+             f"[RUNNER {d} INFO BrokerServer] Establishing connection to the broker",
+             f"[RUNNER {d} ERR  Terminal] WRITE ERROR: An error occured: Runner version v2.329.0 is deprecated and cannot receive messages.",
+             "An error occured: Runner version v2.329.0 is deprecated and cannot receive messages.",
+             f"[RUNNER {d} ERR  Listener] GitHub.DistributedTask.WebApi.AccessDeniedException: Runner version v2.329.0 is deprecated and cannot receive messages.",
+             f"[RUNNER {d} ERR  Listener]    at GitHub.Actions.RunService.WebApi.BrokerHttpClient.GetRunnerMessageAsync(Nullable`1 sessionId, String runnerVersion, Nullable`1 status, String os, String architecture, Nullable`1 disableUpdate, CancellationToken cancellationToken)",
+             "Runner listener exit with terminated error, stop the service, no retry needed.",
+             "Exiting runner..."]
+    ctr = Ctr("runner", img, state=k.terminated("Error", 1, c + sec(12), c + sec(16)), resources=RES,
+              command=["/home/runner/run.sh"], env=HOOKS)
+    pod = CIPod(rn, "npu-a2-02", c, [ctr], phase="Failed", runner=rn, logs={"runner": "\n".join(lines)},
+                node_selector={"ascend-ci/npu-type": "a2"})
+    r = Runner(rn, c - sec(1), phase="Failed", job=None, image=img)
+    write_ci_bundle(CIBundle(c + mins(2), a2(), [pod], [r]), out)
+
+
+def w_liqo_state_only(out: Path) -> None:
+    c = at(2026, 12, 4, 9, 40)
+    rn = "linux-aarch64-gy005-a2-1-r8d2v-runner-z6k1p"
+    sel = {"liqo.io/remote-cluster-id": "gy005"}
+    pod = rpod(rn, c, "liqo-gy005", phase="Pending", selector=sel, default_events=False,
+               reason="OffloadingBackOff", message="The pod could not be offloaded to the remote cluster",
+               state=k.waiting("ContainerCreating"))
+    nodes = a2()
+    vnode = NodeSpec("liqo-gy005", arch="arm64", ip="10.244.0.31", device=("huawei.com/Ascend910", 64), cpu="1536",
+                     memory="12674507328Ki", labels={"liqo.io/type": "virtual-node", "liqo.io/remote-cluster-id": "gy005",
+                                                     "ascend-ci/npu-type": "a2"},
+                     taints=[{"key": "virtual-node.liqo.io/not-allowed", "value": "true", "effect": "NoExecute"}],
+                     kernel="", os_image="")
+    nodes.append(vnode)
+    noff = {"apiVersion": "offloading.liqo.io/v1beta1", "kind": "NamespaceOffloading",
+            "metadata": {"name": "offloading", "namespace": NS, "uid": k.uid("noff", NS), "creationTimestamp": k.ts(c - mins(60 * 24 * 20)), "resourceVersion": "1"},
+            "spec": {"namespaceMappingStrategy": "EnforceSameName", "podOffloadingStrategy": "LocalAndRemote",
+                     "clusterSelector": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "liqo.io/remote-cluster-id", "operator": "In", "values": ["gy004", "gy005"]}]}]}},
+            "status": {"offloadingPhase": "SomeFailed", "remoteNamespaceName": NS, "observedGeneration": 3,
+                       "remoteNamespacesConditions": {
+                           "gy004": [{"type": "OffloadingRequired", "status": "True", "reason": "ClusterSelected", "message": "You have selected this cluster for offloading", "lastTransitionTime": k.ts(c - mins(60 * 24 * 20))},
+                                     {"type": "Ready", "status": "True", "reason": "RemoteNamespaceCreated", "message": "Namespace correctly offloaded on this cluster", "lastTransitionTime": k.ts(c - mins(60 * 24 * 20))}],
+                           "gy005": [{"type": "OffloadingRequired", "status": "True", "reason": "ClusterSelected", "message": "You have selected this cluster for offloading", "lastTransitionTime": k.ts(c - mins(60 * 24 * 2))},
+                                     {"type": "Ready", "status": "False", "reason": "CreationLoopBackOff", "message": "Some problems occurred during remote namespace creation", "lastTransitionTime": k.ts(c - mins(60 * 24 * 2))}]}}}
+    r = Runner(rn, c - sec(1), phase="Pending", job=None, scale_set="linux-aarch64-gy005-a2-1", selector=sel)
+    write_ci_bundle(CIBundle(c + mins(38), nodes, [pod], [r],
+                             extra_files={f"{NS}/namespaceoffloadings.offloading.liqo.io.json": k.k8s_list("NamespaceOffloading", "offloading.liqo.io/v1beta1", [noff])}), out)
+    (out / "ci-cluster" / NS / "events.json").unlink()
 
 
 SCENARIOS = [
@@ -591,7 +647,15 @@ SCENARIOS = [
              S3 + " § Runner 名额被残留 EphemeralRunner 占用 (node drain / pod 终止后…EphemeralRunner 卡 Running)",
              "runner/linux-aarch64-a2-1-kq7xv-runner-x5m2g", "infra.arc.stale-runner", namespace=NS),
     Scenario("ci-dind-iptables-daemon-down", "ci", w_dind_iptables,
-             "The runner's docker-in-docker init sidecar exited at start ('failed to start daemon: Error initializing network controller … iptables … RULE_APPEND failed'); the docker build step then prints 'Cannot connect to the Docker daemon'.",
+             "The runner's docker-in-docker sidecar exited at start ('failed to start daemon: Error initializing network controller … iptables … RULE_APPEND failed'); the docker build step then prints 'Cannot connect to the Docker daemon'.",
              "CONTRACT §4 ci.runner.dind-not-running (platform ARC)",
              "pod/linux-amd64-cpu-8-f9x2k-runner-s2w6e", "ci.runner.dind-not-running", namespace=NS),
+    Scenario("ci-runner-deprecated-diag-trace", "ci", w_version_deprecated_diag,
+             "A runner image still at 2.329.0 after GitHub raised the minimum: the listener's diagnostic trace shows AccessDeniedException 'Runner version v2.329.0 is deprecated and cannot receive messages', then 'terminated error, stop the service, no retry needed'.",
+             S3 + " § Runner 版本过旧（GitHub 提升最低版本）; public: actions/runner#4203, #4305",
+             "pod/linux-aarch64-a2-1-kq7xv-runner-b1y5t", "ci.runner.version-too-old", namespace=NS),
+    Scenario("ci-liqo-offloading-state-only", "ci", w_liqo_state_only,
+             "A runner pod bound to the virtual node of remote cluster gy005 stays Pending with status reason OffloadingBackOff for 38 minutes; no events collected; the NamespaceOffloading reports SomeFailed with gy005 Ready=False CreationLoopBackOff.",
+             S3 + " § Liqo namespace 未接管导致任务卡死（OffloadingBackOff）(NamespaceOffloading 一直 CreationLoopBackOff)",
+             "pod/linux-aarch64-gy005-a2-1-r8d2v-runner-z6k1p", "pod.liqo.offloading-backoff", namespace=NS),
 ]
