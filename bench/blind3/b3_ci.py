@@ -581,6 +581,57 @@ def w_liqo_state_only(out: Path) -> None:
     (out / "ci-cluster" / NS / "events.json").unlink()
 
 
+def w_buildkit_enospc(out: Path) -> None:
+    c = at(2026, 12, 4, 10, 10)
+    steps = [("actions/checkout@v4", CHECKOUT),
+             ("docker buildx build --platform linux/arm64 -f Dockerfile.a3 -t vllm-ascend:ci-a3 .", [
+                 "#0 building with \"ci-builder\" instance using remote driver",
+                 "#5 [internal] load metadata for swr.cn-southwest-2.myhuaweicloud.com/ascend-ci/cann:8.2.rc1-a3-openeuler22.03-py3.11",
+                 "#5 DONE 0.6s",
+                 "#9 [ 3/11] RUN pip install -r requirements.txt",
+                 "#9 CACHED",
+                 "#12 [ 6/11] COPY . /vllm-workspace/vllm-ascend",
+                 "#12 DONE 4.1s",
+                 "#13 [ 7/11] RUN pip install -v -e /vllm-workspace/vllm-ascend",
+                 "#13 ERROR: failed to create temp dir: mkdir /var/lib/buildkit/runc-overlayfs/snapshots/snapshots/new-2081623452: no space left on device",
+                 "------",
+                 " > [ 7/11] RUN pip install -v -e /vllm-workspace/vllm-ascend:",
+                 "------",
+                 "ERROR: failed to solve: failed to prepare extraction snapshot \"extract-511232704-Lq3h sha256:6b1f0e5a2c9d8e7f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f\": failed to create temp dir: mkdir /var/lib/buildkit/runc-overlayfs/snapshots/snapshots/new-2081623452: no space left on device",
+                 "##[error]Process completed with exit code 1."])]
+    single(out, name="linux-aarch64-a3-2-p4n7c-runner-g8w2e", c=c, cap=c + mins(12), steps=steps, result="Failed",
+           job="image-build (a3)", nodes=[npu_node(f"npu-a3-{i + 1:02d}", f"192.168.32.{11 + i}", npu_type="a3", n=16) for i in range(2)],
+           node="npu-a3-02", scale="linux-aarch64-a3-2", selector={"ascend-ci/npu-type": "a3"}, step_s=500)
+
+
+def w_oomkilled_state_only(out: Path) -> None:
+    c = at(2026, 12, 4, 10, 40)
+    rn = "linux-aarch64-a2-2-r5d8n-runner-k4c9t"
+    res = {"limits": {"cpu": "16", "memory": "64Gi", "huawei.com/Ascend910": "2"},
+           "requests": {"cpu": "16", "memory": "64Gi", "huawei.com/Ascend910": "2"}}
+    end = c + mins(17)
+    wf = wfpod(rn, c + sec(40), "npu-a2-01", Ctr("job", VLLM_IMG, resources=res, command=["tail", "-f", "/dev/null"],
+                                                 state=k.terminated("OOMKilled", 137, c + sec(58), end)),
+               phase="Failed", default_events=False)
+    t = c + sec(60)
+    runner = hook_runner(rn, c, "npu-a2-01", "e2e-multimodal (a2-2)", [
+        f"{gh(t)} ##[group]Run pytest -sv tests/e2e/multicard/test_qwen2_5_vl_video.py",
+        f"{gh(t)} ##[endgroup]",
+        f"{gh(t + sec(30))} collected 2 items",
+        f"{gh(t + sec(95))} INFO 12-04 10:42:35 [__init__.py:235] Platform plugin ascend is activated",
+        f"{gh(t + sec(400))} tests/e2e/multicard/test_qwen2_5_vl_video.py::test_qwen2_5_vl_video_tp2[32-frames] PASSED",
+        f"{gh(end + sec(1))} ##[error]Error: failed to run script step: command terminated with non-zero exit code: error executing command [sh -e /__w/_temp/5f0c8e2a-9b3d-4c7e-a1f2-3d4e5f6a7b8c.sh], exit code 137",
+        f"{gh(end + sec(2))} ##[error]Process completed with exit code 1.",
+        f"{gh(end + sec(2))} ##[error]Executing the custom container implementation failed. Please contact your self hosted runner administrator.",
+        f"{(end + sec(6)).strftime(Z)}: Job e2e-multimodal (a2-2) completed with result: Failed"])
+    runner.phase = "Failed"
+    runner.containers[0].state = k.terminated("Error", 1, c + sec(16), end + sec(8))
+    b = CIBundle(end + mins(1), a2(), [runner, wf], [Runner(rn, c - sec(1), phase="Failed", job="e2e-multimodal (a2-2)",
+                                                           scale_set="linux-aarch64-a2-2")])
+    write_ci_bundle(b, out)
+    (out / "ci-cluster" / NS / "events.json").unlink()
+
+
 SCENARIOS = [
     Scenario("ci-workflow-pvc-not-found", "ci", w_pvc_not_found,
              "The job pod mounts the claim vllm-ascend-model-cache, which does not exist in arc-runners: FailedScheduling 'persistentvolumeclaim … not found' for 13 minutes while the runner waits for the job pod.",
@@ -658,4 +709,12 @@ SCENARIOS = [
              "A runner pod bound to the virtual node of remote cluster gy005 stays Pending with status reason OffloadingBackOff for 38 minutes; no events collected; the NamespaceOffloading reports SomeFailed with gy005 Ready=False CreationLoopBackOff.",
              S3 + " § Liqo namespace 未接管导致任务卡死（OffloadingBackOff）(NamespaceOffloading 一直 CreationLoopBackOff)",
              "pod/linux-aarch64-gy005-a2-1-r8d2v-runner-z6k1p", "pod.liqo.offloading-backoff", namespace=NS),
+    Scenario("ci-buildx-enospc-not-cache", "ci", w_buildkit_enospc,
+             "An image build on an a3 runner: BuildKit cannot create a temp dir for a new snapshot, 'no space left on device' under /var/lib/buildkit, wrapped in 'failed to solve: failed to prepare extraction snapshot'. A full disk, not a missing parent snapshot.",
+             S3 + " § 共享盘空间不足 / 锁文件残留 (failed to create temp dir ... no space left on device, issue #252; 区分 Errno 122 与 Errno 28 / ENOSPC)",
+             "pod/linux-aarch64-a3-2-p4n7c-runner-g8w2e", "pod.run.disk-full", namespace=NS),
+    Scenario("ci-workflow-oomkilled-state-only", "ci", w_oomkilled_state_only,
+             "A video multimodal test in the job pod: the job container is terminated OOMKilled (137) at its 64Gi limit; no events were collected; the runner log shows only 'exit code 137' from the hook.",
+             S3 + " § 内存不足（OOMKilled）(状态 OOMKilled)",
+             "pod/linux-aarch64-a2-2-r5d8n-runner-k4c9t-workflow", "pod.run.oom-killed", namespace=NS),
 ]
