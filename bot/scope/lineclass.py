@@ -185,11 +185,34 @@ def quoted_in_command(line: str, pattern: re.Pattern[str]) -> bool:
     return True
 
 
+# A test's identifier: a pytest node id (`tests/test_codes.py::test_map[EL0004]`), a test function (`test_oom_207001`,
+# with its parameters), a Go test (`TestHostOOM_EL0004`). Words inside it name the test, they report nothing.
+TEST_ID = re.compile(r"[\w./-]+\.py::\S+|\btest_\w+(?:\[[^\]\s]*\])?|\bTest[A-Z0-9]\w*")
+
+
+def named_in_test_id(line: str, pattern: re.Pattern[str]) -> bool:
+    """Whether `pattern` finds the line only inside test identifiers (`FAILED tests/test_codes.py::test_el0004[
+    aclrtMallocHostWithCfg]`): the test that failed is named, the failure the words describe did not happen."""
+    if "test" not in line.lower():
+        return False
+    spans = [m.span() for m in TEST_ID.finditer(line)]
+    if not spans:
+        return False
+    found = False
+    for m in pattern.finditer(line):
+        found = True
+        if not any(a <= m.start() and m.end() <= b for a, b in spans):
+            return False
+    return found
+
+
 def not_a_failure(line: str, pattern: re.Pattern[str]) -> bool:
     """Whether a line a failure `pattern` found says, by its values, that nothing failed: the pattern holds
-    only through counters at zero, the line reports a test that passed, a failure that was expected, or the
-    words are quoted in a command that looks for them."""
+    only through counters at zero, the line reports a test that passed, a failure that was expected, the
+    words are quoted in a command that looks for them, or they only name a test."""
     if only_zero(line, pattern) or test_passed(line) or quoted_in_command(line, pattern):
+        return True
+    if named_in_test_id(line, pattern):
         return True
     return EXPECTED.search(line) is not None and classify(line) is Kind.EXPECTED
 

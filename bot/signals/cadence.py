@@ -7,8 +7,9 @@ times stamped on consecutive progress lines, give how long a step takes; when th
 many steps (CADENCE_FACTOR of them) and than the training stall threshold (`Thresholds.training_stall_seconds`,
 2 h: evaluation rollouts and checkpoint saves of large models print nothing for long stretches), with the
 workload container still running, the run is hung. The silence is measured to when the log was read (the capture),
-never past it: a bundle read later says nothing of what the log printed after. Seed: rlark-jobs § 按错误类型排查: NCCL 初始化、socket、timeout
-或 collective hang → 先确认全部 Ray Worker 已加入，再核对通信网卡 - the hang the seeds name for a training job.
+never past it: a bundle read later says nothing of what the log printed after.
+Seed: rlark-jobs § 按错误类型排查: NCCL 初始化、socket、timeout 或 collective hang → 先确认全部 Ray Worker 已加入，
+再核对通信网卡 - the hang the seeds name for a training job.
 
 The tail of each training log is kept while the log is visited (`training_tail`), so the signal never reads a
 released log again.

@@ -103,3 +103,29 @@ def test_words_a_command_looks_for_are_not_failures(line: str) -> None:
 def test_failures_that_merely_sit_near_quotes_are_failures(line: str) -> None:
     assert not quoted_in_command(line, DISK_FULL)
     assert not not_a_failure(line, DISK_FULL)
+
+
+HOST_OOM = re.compile(r"(aclrtMallocHostWithCfg|Memory_Allocation_Failure|\bEL0004\b|error code is 207001)")
+
+
+@pytest.mark.parametrize("line", [
+    "FAILED tests/ut/test_error_codes.py::test_map[EL0004] - AssertionError: assert 'user' == 'host'",
+    "tests/ut/test_host.py::test_aclrtMallocHostWithCfg_fallback FAILED                 [ 42%]",
+    "ERROR tests/e2e/test_serving.py::test_oom[EL0004-aclrtMallocHostWithCfg] - fixture 'npu' not found",
+    "=========== 1 failed: test_Memory_Allocation_Failure_is_mapped ===========",
+])
+def test_words_that_only_name_a_test_are_not_that_failure(line: str) -> None:
+    from bot.scope.lineclass import named_in_test_id, not_a_failure
+
+    assert named_in_test_id(line, HOST_OOM) and not_a_failure(line, HOST_OOM)
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: aclrtMallocHostWithCfg failed, error code is 207001 (in test_serving)",
+    "E   RuntimeError: EL0004: Memory_Allocation_Failure",
+    "tests/e2e/test_serving.py:88: RuntimeError: aclrtMallocHostWithCfg failed, error code is 207001",
+])
+def test_the_failure_itself_beside_a_test_name_still_counts(line: str) -> None:
+    from bot.scope.lineclass import named_in_test_id
+
+    assert not named_in_test_id(line, HOST_OOM)
