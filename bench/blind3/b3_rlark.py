@@ -289,6 +289,87 @@ def w_hostpath_dataset(out: Path) -> None:
     write_job_bundle(j, out)
 
 
+def w_pvc_rwx_local_path(out: Path) -> None:
+    c = at(2026, 12, 4, 15, 0)
+    name = "ppo-shared-ckpt-1204"
+    claim = f"{name}-ckpt"
+    msg = ("0/5 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/5 nodes are "
+           "available: 5 Preemption is not helpful for scheduling.")
+    mounts = [{"name": "ckpt", "mountPath": "/mnt/ckpt"}]
+    vols = [{"name": "ckpt", "persistentVolumeClaim": {"claimName": claim}}]
+    pvc = {"kind": "PersistentVolumeClaim", "apiVersion": "v1",
+           "metadata": k.meta(claim, c + sec(4), "rlark-system",
+                              annotations={"volume.beta.kubernetes.io/storage-provisioner": "rancher.io/local-path",
+                                           "volume.kubernetes.io/storage-provisioner": "rancher.io/local-path"}),
+           "spec": {"accessModes": ["ReadWriteMany"], "storageClassName": "local-path",
+                    "resources": {"requests": {"storage": "2Ti"}}, "volumeMode": "Filesystem"},
+           "status": {"phase": "Pending"}}
+    pvc_ev = k.event("PersistentVolumeClaim", "rlark-system", claim, pvc["metadata"]["uid"], "ProvisioningFailed",
+                     'failed to provision volume with StorageClass "local-path": Only support ReadWriteOnce access mode',
+                     c + sec(6), last=c + mins(22), count=14, etype="Warning",
+                     component="rancher.io/local-path_local-path-provisioner-6c86858495-7xq2m_3f0b1c2d")
+
+    def pod(i: int) -> PodSpec:
+        return PodSpec(i, None, phase="Pending", sched_message=msg, default_events=False, mirror_message=msg,
+                       events=[Ev("FailedScheduling", msg, 5, 1300, 8, component="default-scheduler")])
+    j = JobSpec(name, c, c + mins(23), owner="sunhao", domain="sim-team", phase="Pending",
+                tasks=[TaskSpec("actor", "Actor", head=True, run=RUN, phase="Pending", mounts=mounts, volumes=vols,
+                                pvc_map={"ckpt": "local-path"}, pods=[pod(0)]),
+                       TaskSpec("rollout", "Rollout", replicas=2, phase="Pending", mounts=mounts, volumes=vols,
+                                pvc_map={"ckpt": "local-path"}, pods=[pod(0), pod(1)])],
+                agents={"gpu-a": AgentSpec(gpu_nodes("gpu-a-node", 5), pvcs=[pvc], extra_events=[pvc_ev])})
+    write_job_bundle(j, out)
+
+
+def w_agent_stale_pending(out: Path) -> None:
+    c = at(2026, 12, 4, 16, 0)
+    sel = {"rlinf.io/pool": "l40s-sim"}
+    nodes = gpu_nodes("gpu-e-l40s", 4, pool="l40s-sim", start_ip=121, product="NVIDIA-L40S")
+    j = JobSpec("maniskill-l40s-1204", c, c + mins(19), agent="gpu-e", owner="qianlin", domain="sim-team",
+                phase="Pending",
+                tasks=[TaskSpec("actor", "Actor", head=True, selector=sel, run=RUN, phase=None),
+                       TaskSpec("rollout", "Rollout", replicas=2, selector=sel, phase=None)],
+                agents={"gpu-e": AgentSpec(nodes, lease_age=mins(53).total_seconds(), member=False)})
+    write_job_bundle(j, out)
+
+
+def w_wandb_key_env(out: Path) -> None:
+    c = at(2026, 12, 4, 17, 0)
+    t = c + mins(3)
+    env = [{"name": "WANDB_PROJECT", "value": "rlinf-embodied"},
+           {"name": "WANDB_API_KEY", "value": "9f3c1e7a5b2d4f6081a3c5e7b9d1f2a4c6e8b0d2"},
+           {"name": "HF_HUB_OFFLINE", "value": "1"}]
+    run = [*run_begin(t, 3, 24),
+           "wandb: Currently logged in as: rl-team (rlinf-lab). Use `wandb login --relogin` to force relogin",
+           "wandb: Tracking run with wandb version 0.18.7",
+           "wandb: Run data is saved locally in /workspace/RLinf/wandb/run-20261204_170412-k2x9p1qz",
+           *L.progress(t, 1, 16, 800, 41.0)]
+    j = job("ppo-wandb-1204", c, c + mins(16), run=run, owner="yangfan", task={"env": env})
+    write_job_bundle(j, out)
+
+
+def w_apt_zh_prepare(out: Path) -> None:
+    c = at(2026, 12, 4, 18, 0)
+    name = "robotwin-ppo-1204"
+    prep = "apt-get update -qq && apt-get install -y -qq libosmesa6-dev libegl1-mesa && pip install -e /workspace/RLinf --no-deps -q"
+    apt = ["正在读取软件包列表...", "正在分析软件包的依赖关系树...", "正在读取状态信息...",
+           "没有可用的软件包 libegl1-mesa，但是它被其它的软件包引用了。",
+           "这可能意味着这个缺失的软件包可能已被废弃，",
+           "或者只能在其他发布源中找到",
+           "然而下列软件包会取代它：",
+           "  libegl1 libegl-mesa0",
+           "",
+           "E: 软件包 libegl1-mesa 没有可安装候选"]
+    head = "\n".join(["RLINF_NODE_RANK: 0", "rlark-sshd started on port 22", "Executing prepare script...", *apt])
+    wlog = "\n".join(["RLINF_NODE_RANK: 1", "SSH public key injected into authorized_keys", "Executing prepare script...", *apt])
+    cap = c + mins(9)
+    j = job(name, c, cap, run=None, workers=1, owner="fengyi", domain="dex-lab",
+            head_pod={**crashloop(cap - mins(1), 100, restarts=4), "log": head, "prev_log": head},
+            worker_pod={0: {**crashloop(cap - mins(2), 100, restarts=4), "log": wlog, "prev_log": wlog}},
+            task={"prepare": prep, "env": ZH})
+    write_job_bundle(j, out)
+
+
 SCENARIOS: list[Scenario] = [
     Scenario("rlark-hccl-ei0006-socket-timeout", "rlark", w_hccl_ei0006,
              "An Ascend GRPO job fails while the Megatron actors build their HCCL communicator: HcclCommInitRootInfoConfig error code 7 and EI0006 'Getting socket times out' on rank 11; a float-dtype warning precedes it.",
@@ -346,4 +427,20 @@ SCENARIOS: list[Scenario] = [
              "Both pods stay ContainerCreating: FailedMount 'hostPath type check failed: /data/datasets/libero_90 is not a directory'.",
              S0 + " § 已出现 Worker，但仍为 Pending (hostPath是否存在于实际调度节点); CONTRACT §4 pod.storage.hostpath-missing",
              "job/libero-sft-1204", "pod.storage.hostpath-missing", last_stage="scheduled"),
+    Scenario("rlark-pvc-rwx-on-local-path", "rlark", w_pvc_rwx_local_path,
+             "The checkpoint PVC asks ReadWriteMany from the local-path StorageClass: ProvisioningFailed 'Only support ReadWriteOnce access mode'; every pod is FailedScheduling on unbound immediate PersistentVolumeClaims.",
+             S0 + " § 已出现 Worker，但仍为 Pending (PVC 是否能通过所选 StorageClass 创建和挂载); public: rancher/local-path-provisioner RWX reports",
+             "job/ppo-shared-ckpt-1204", "pod.storage.pvc-unbound"),
+    Scenario("rlark-agent-lease-stale-before-pods", "rlark", w_agent_stale_pending,
+             "A new Job routed to cluster gpu-e never gets pods: its Tasks have no status and the gpu-e agent's heartbeat Lease was last renewed 53 minutes ago, although its Node objects still say Online.",
+             S0 + " § Job 长时间处于 Pending › 尚未出现 Worker (检查角色选择的集群是否仍在线); CONTRACT §4 rlark.agent.disconnected",
+             "job/maniskill-l40s-1204", "rlark.agent.disconnected"),
+    Scenario("rlark-wandb-key-in-task-env", "rlark", w_wandb_key_env,
+             "A healthy run at step 16 whose Task env sets WANDB_API_KEY to a literal 40-hex key in the Job spec.",
+             S1 + " § 遇到高风险情况时停止操作 (YAML 中出现凭据); CONTRACT §4 rlark.risk.credentials-exposed",
+             "job/ppo-wandb-1204", "rlark.risk.credentials-exposed", last_stage="training-signal"),
+    Scenario("rlark-prepare-apt-no-candidate-zh", "rlark", w_apt_zh_prepare,
+             "The prepare script's apt-get install fails in zh_CN: 'E: 软件包 libegl1-mesa 没有可安装候选' (package replaced by libegl1 on the newer base image); both pods crash-loop with exit 100.",
+             S0 + " § Ray 初始化或组网失败 (角色准备脚本: 后续第一条错误来自该角色的 prepareScript)",
+             "job/robotwin-ppo-1204", "rlark.ray.prepare-failed", last_stage="prepare-script"),
 ]
