@@ -63,9 +63,9 @@ def w_nccl_info_noise(out: Path) -> None:
     pre = "(EmbodiedFSDPActor pid=7702, ip=10.0.1.13)"
     run = [*run_begin(t, 3, 24),
            f"{pre} gpu-a-node-03:7702:7702 [0] NCCL INFO Bootstrap : Using eth0:10.0.1.13<0>",
-           f"{pre} gpu-a-node-03:7702:7702 [0] NCCL INFO NET/Plugin: No plugin found (libnccl-net.so)",
-           f"{pre} gpu-a-node-03:7702:7702 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory : when loading libnccl-net.so",
-           f"{pre} gpu-a-node-03:7702:7702 [0] NCCL INFO NET/Plugin: Using internal network plugin.",
+           f"{pre} gpu-a-node-03:7702:7702 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory",
+           f"{pre} gpu-a-node-03:7702:7702 [0] NCCL INFO NET/Plugin : No plugin found, using internal implementation",
+           f"{pre} gpu-a-node-03:7702:7702 [0] NCCL INFO Using network IB",
            f"{pre} gpu-a-node-03:7702:8101 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.1.13<0>",
            f"{pre} gpu-a-node-03:7702:8101 [0] NCCL INFO Channel 00/0 : 16[0] -> 8[0] [receive] via NET/IB/0/GDRDMA",
            f"{pre} gpu-a-node-03:7702:8101 [0] NCCL INFO Connected all rings",
@@ -133,7 +133,7 @@ def w_prepare_downloading(out: Path) -> None:
 
 SCENARIOS: list[Scenario] = [
     Scenario("none-rlark-npu-warnings-format-error-metric", "none", w_npu_warnings,
-             "An Ascend GRPO job at step 30 of 200: torch_npu warnings (double dtype cast, CPU fallback for aten::isin, deprecated HCCL env var) and metrics named format_error_ratio / truncated_error_count=0; nothing failed.",
+             "An Ascend GRPO job at step 30 of 200: torch_npu warnings (double dtype cast, CPU fallback for aten::isin as in hiyouga/LlamaFactory#5071, deprecated HCCL env var) and metrics named format_error_ratio / truncated_error_count=0; nothing failed.",
              S0 + " § Worker 异常或日志显示进程失败 (定位第一条错误): warnings and metric names are not errors",
              "job/qwen-grpo-npu-1204b", "none", healthy=True, last_stage="training-signal"),
     Scenario("none-rlark-pip-retry-cluster-forming", "none", w_pip_retry_forming,
@@ -141,8 +141,8 @@ SCENARIOS: list[Scenario] = [
              S0 + " § Ray 初始化或组网失败 (Head 启动和节点检查: 各 Worker 是否已经…完成准备脚本); § 已出现 Worker，但仍为 Pending (初始化或准备脚本是否仍在执行)",
              "job/ppo-gym-1204", "none", healthy=True, last_stage="ray-cluster-forming"),
     Scenario("none-rlark-nccl-info-plugin-not-found", "none", w_nccl_info_noise,
-             "Healthy training at step 64; a worker's NCCL INFO lines say 'NET/Plugin: No plugin found (libnccl-net.so)… cannot open shared object file' before using the internal IB plugin and 'Init COMPLETE'; an FSDP UserWarning.",
-             S0 + " § 按错误类型排查 (NCCL 初始化… only when it fails); public: NVIDIA/nccl issues on the harmless 'NET/Plugin: No plugin found' INFO line",
+             "Healthy training at step 64; a worker's NCCL INFO lines say 'NET/Plugin : Plugin load (libnccl-net.so) returned 2 : … cannot open shared object file' and 'No plugin found, using internal implementation' before using the internal IB plugin and 'Init COMPLETE'; an FSDP UserWarning.",
+             S0 + " § 按错误类型排查 (NCCL 初始化… only when it fails); public: NVIDIA/nccl#162 (maintainer: that INFO message is normal behaviour), NVIDIA/nccl#1059",
              "job/openvla-ppo-1204n", "none", healthy=True, last_stage="training-signal"),
     Scenario("none-rlark-image-pull-retried-then-running", "none", w_pull_retry_then_running,
              "The head's first image pull failed with a TLS handshake timeout (ErrImagePull, one back-off), the retry pulled the 21.9 GB image in 2m51s; the job now trains at step 9.",
