@@ -5,11 +5,12 @@ kubelet stamps container starts and finishes with the node's; the workload stamp
 too. On one pod these must agree in order: nothing starts before it was created, no line is printed before its
 container started or after the moment of the capture. When they disagree by more than SKEW_SECONDS, the node's
 clock is off - and an unsynchronised clock breaks authentication (certificates "not yet valid", tokens expired)
-whatever words the failing tool prints. Only a pod that failed, or whose log shows an error (a runner that keeps
-failing to connect while its pod runs), is judged: a healthy pod on a skewed node is not a failure of this job.
-And a skew is claimed as the cause only where time can break what failed: when the pod's log shows an
-authentication, certificate or token failure, or there is no log to say what failed (seed ci-runner § 节点 DNS 解析
-异常 / 时钟偏移: 时钟偏移导致鉴权失败). A worker whose log fails on NCCL on a node a few minutes behind failed on NCCL.
+whatever words the failing tool prints. Only a pod that failed is judged, or, for a pod or runner target, one whose
+log ends on an error or a retry (a runner that keeps failing to connect while its pod runs): a healthy pod on a
+skewed node is not a failure of this job. And a skew is claimed as the cause only where time can break what failed:
+when the pod's log shows an authentication, certificate or token failure, or there is no log to say what failed
+(seed ci-runner § 节点 DNS 解析异常 / 时钟偏移: 时钟偏移导致鉴权失败). A worker whose log fails on NCCL on a node a
+few minutes behind failed on NCCL.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot.scope.hits import EvidenceItem, Hit, age_text
+from bot.scope.lineclass import Kind, classify
 from bot.scope.logtime import GLOG, ISO, line_time
 from bot.signals.base import SignalContext, failed, signal
 from bot.signals.stages import INDEX
 
 if TYPE_CHECKING:
+    from bot.scope.logview import LogView
     from bot.scope.target import PodCtx
 
 SKEW_SECONDS = 120
@@ -50,14 +53,44 @@ def _kubelet_starts(ctx: PodCtx) -> list[tuple[str, datetime]]:
     return out
 
 
+def first_stamped_line(view: LogView) -> str:
+    """The first line of the log's head that carries a time stamp ("" when none does); kept with the view (asked
+    during the visit, while the text is at hand)."""
+    if "first-stamped" not in view.memo:
+        cached = view.__dict__.get("head")  # the view's own head when something already asked for it
+        head = (cached if isinstance(cached, str) else view.text)[:FIRST_LINES]
+        iso = ISO.search(head)
+        glog = _first_glog(head, iso.start() if iso is not None else len(head))  # only an earlier one
+        found = [p for p in (iso.start() if iso is not None else None, glog) if p is not None]
+        line = ""
+        if found:
+            start = head.rfind("\n", 0, min(found)) + 1
+            end = head.find("\n", start)
+            line = head[start:end if end >= 0 else len(head)]
+        view.memo["first-stamped"] = line
+    found_line: str = view.memo["first-stamped"]
+    return found_line
+
+
+# GLOG's stamp without its leading context, for a fast search; the context is checked on each find.
+_GLOG_CORE = re.compile(r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d")
+
+
+def _first_glog(head: str, end: int) -> int | None:
+    for m in _GLOG_CORE.finditer(head, 0, end):
+        start = m.start()
+        if (start == 0 or head[start - 1] in "[ \t\n\r(") and GLOG.match(head, max(0, start - 1)):
+            return start
+    return None
+
+
 def _first_log_times(ctx: PodCtx, year: int) -> list[tuple[str, datetime]]:
     """The time of the first stamped line of the workload's current log (its head only): one log per pod."""
     view = ctx.main_log
     if view is None:
         return []
-    head = view.head[:FIRST_LINES]
-    found = [m.start() for m in (ISO.search(head), GLOG.search(head)) if m is not None]
-    when = line_time(head, min(found), year=year) if found else None
+    line = first_stamped_line(view)
+    when = line_time(line, 0, year=year) if line else None
     return [(view.excerpt.source.ref(), when)] if when is not None and _set(when) else []
 
 
@@ -92,9 +125,10 @@ def _skew(ctx: PodCtx, now: datetime, *, logs: bool) -> list[EvidenceItem]:
 def clock_skew(sc: SignalContext) -> list[Hit]:
     hits = []
     read = 0
+    single = sc.scope.job is None  # a pod or runner target: its running pods are read too, not a Job's many
     for ctx in sc.scope.pods:
         bad = failed(ctx)
-        if not bad and read >= MAX_LOG_PODS:
+        if not bad and (single is False or read >= MAX_LOG_PODS or not _ends_complaining(ctx)):
             continue
         items = _skew(ctx, sc.now, logs=read < MAX_LOG_PODS)  # the objects of every failing pod, a few logs
         read += 1
@@ -113,6 +147,13 @@ def _time_can_explain(ctx: PodCtx) -> bool:
     """No current log to say what failed, or one that shows something time can break."""
     view = ctx.main_log
     return view is None or TIME_SENSITIVE.search(view.text) is not None
+
+
+def _ends_complaining(ctx: PodCtx) -> bool:
+    """A running pod whose workload's log ends on an error or a retry (known from the visit, without reading)."""
+    view = ctx.main_log
+    tail = view.tail() if view is not None else None
+    return tail is not None and classify(tail[1]) in (Kind.ERROR, Kind.RETRY)
 
 
 def _complains(ctx: PodCtx) -> bool:
