@@ -4,7 +4,8 @@ The outcome is read from values, not words: the Job's `status.phase` Succeeded, 
 it ran ("Job lint completed with result: Succeeded", the last such line of the runner container), or a finished
 pod whose every container exited 0. A log line before that success (a fetch retried, an error code listed by a
 check, a warning) is something that happened on the way: its finding stays, as a warning, and explains nothing. A
-container's recorded verdict (terminated OOMKilled, a non-zero exit) and a safety or risk case keep their
+container's recorded verdict (terminated OOMKilled, a non-zero exit), a safety or risk case, and a case that says
+the reported success is wrong (`overrides_success`: a Ray worker exited 1 behind a wrapper's 0) keep their
 severity: the success does not undo them.
 
 Seeds: ci-runner § 正常流程: Pending → Running → Succeeded.
@@ -81,7 +82,7 @@ def mark_outlived(findings: list[Finding], success: Success | None) -> None:
     if success is None:
         return
     for f in findings:
-        if f.case.safety or f.case.category == "risk" or f.case.severity not in FAILED:
+        if f.case.safety or f.case.category == "risk" or f.case.overrides_success or f.case.severity not in FAILED:
             continue
         if f.hits and all(not h.state and h.at is not None and _before(h.when, success.when) for h in f.hits):
             f.outlived = True

@@ -170,6 +170,9 @@ class Case(Strict):
     fails_at: Stage = Field(description="the stage this failure keeps the job from completing")
     generic: bool = Field(default=False, description="a catch-all; a specific case on the same pod ranks first")
     safety: bool = Field(default=False, description="people or equipment at risk: always ranked first")
+    overrides_success: bool = Field(default=False, description="the case says a run the platform reports as "
+                                    "succeeded did fail (a worker's non-zero exit behind a container's 0): a "
+                                    "success does not make it a warning (bot/diagnose/outcome.py)")
     sources: list[SourceRef] = Field(min_length=1)
     when: list[Trigger] = Field(min_length=1)
     supersedes: list[str] = Field(default_factory=list, description="case ids this one explains on the same pod")

@@ -86,3 +86,11 @@ def test_the_note_says_the_run_went_on_in_each_language(runbook: Runbook) -> Non
     f = next(f for f in diag.findings if f.outlived)
     assert "succeed" in describe_outlived(f, "en")
     assert "成功" in describe_outlived(f, "zh")
+
+
+def test_a_case_that_says_the_success_is_wrong_keeps_its_error(runbook: Runbook) -> None:
+    # rlark-jobs § 检查日志中的 Worker 退出码: 退出码非零时，应按失败处理 - even behind a wrapper's exit 0.
+    assert runbook.cases["rlark.ray.worker-exit-nonzero"].overrides_success
+    text = "2026-11-20T07:41:02Z Ray worker process exited with code 1\n2026-11-20T07:41:03Z done\n"
+    diag = _diag(runbook, text, phase="Succeeded", status=_exit(0))
+    assert "rlark.ray.worker-exit-nonzero" in _errors(diag)
