@@ -154,3 +154,20 @@ def test_bundle_logs_are_read_again_when_asked_for(tmp_path: Path) -> None:
     assert [(x.source.container, x.held) for x in ev.logs] == [("main", False), ("side", False)]
     assert [x.text for x in ev.logs] == ["one\n", "two\n"]
     assert [x.text for x in ev.logs] == ["one\n", "two\n"]  # the same on every read
+
+
+def test_a_logs_head_is_its_texts_beginning_whatever_the_bytes(tmp_path: Path) -> None:
+    """`head(n)` reads only the beginning of a section, and gives exactly `text[:n]`: multi-byte characters,
+    invalid bytes and a cut anywhere in them included."""
+    _pods(tmp_path)
+    body = ("\u2588\U0001f600a\xe9" * 40).encode("utf-8").replace(b"a", b"\xf0\x9f\xff", 3)  # invalid bytes
+    start, end = _section("main", "@").encode("utf-8").split(b"@")
+    raw = start + body + b"\n" + end + _section("side", "\u4e2d\u6587\n").encode("utf-8")
+    (tmp_path / "ci" / "p1" / "logs.txt").write_bytes(raw)
+    logs = read_bundle(tmp_path).logs
+    assert [x.source.container for x in logs] == ["main", "side"]
+    assert "\ufffd" in logs[0].text
+    for excerpt in logs:
+        text = excerpt.text
+        for n in (0, 1, 2, 3, 5, 17, 40, 160, len(text), len(text) + 10):
+            assert excerpt.head(n) == text[:n]

@@ -280,3 +280,26 @@ class LogFiles:
             again = self._file(path, display)
             return (again.text(again.sections[index]) if index < len(again.sections) else ""), None
         return load
+
+    def head_loader(self, path: Path, *, display: str, read: LogFile, index: int) -> Callable[[int], str]:
+        """Reads the first characters of the section's text again: only as many bytes of the file as can hold
+        them, when the section is a byte range of the unchanged file; else its whole text, as `loader` does."""
+        section, base, stamp = read.sections[index], read.base, read.stamp
+
+        def head(chars: int) -> str:
+            try:
+                if base is not None and _stamp(path) == stamp:
+                    with path.open("rb") as fh:
+                        fh.seek(base + section.start)
+                        return _decode(fh.read(min(section.end - section.start, _head_bytes(chars))))[:chars]
+            except OSError as exc:
+                raise BundleError(f"{display}: cannot read: {exc}") from exc
+            return self.loader(path, display=display, read=read, index=index)()[0][:chars]
+        return head
+
+
+def _head_bytes(chars: int) -> int:
+    """Bytes enough for the first `chars` characters of a text, decoded with replacement: a character takes at
+    most 4 bytes, and the decoding of every sequence that starts 4 bytes or more before a cut does not depend on
+    what follows the cut (a cut character at the end becomes a replacement character, past `chars`)."""
+    return 4 * chars + 4

@@ -165,8 +165,10 @@ class _Reader:
             self.cut.extend(read.notes)
             for index, section in enumerate(read.sections):
                 load = self.files.loader(at.path, display=at.display, read=read, index=index)
+                head = self.files.head_loader(at.path, display=at.display, read=read, index=index)
                 excerpt = LogExcerpt.lazy(source=_source(at, section.container), load=load,
-                                          size=section.end - section.start, truncated=section.truncated)
+                                          size=section.end - section.start, truncated=section.truncated,
+                                          load_head=head)
                 if visitor is not None and index < len(visits) and visits[index] is not None:
                     excerpt.visited_ahead(visitor.token, visits[index])
                 self.logs.append(excerpt)

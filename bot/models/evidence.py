@@ -112,16 +112,19 @@ class LogExcerpt(BaseModel):
     stored: str = Field(default="", alias="text", repr=False)
     truncated: bool = False
     _load: Callable[[], tuple[str, bytes | None]] | None = PrivateAttr(default=None)
+    _load_head: Callable[[int], str] | None = PrivateAttr(default=None)
     _size: int = PrivateAttr(default=-1)
     _ahead: tuple[object, object] | None = PrivateAttr(default=None)
 
     @classmethod
     def lazy(cls, *, source: LogSource, load: Callable[[], tuple[str, bytes | None]], size: int,
-             truncated: bool = False) -> LogExcerpt:
+             truncated: bool = False, load_head: Callable[[int], str] | None = None) -> LogExcerpt:
         """`load` reads the text again: the text, and its UTF-8 bytes when it has them at hand (the file's own
-        bytes, when they were valid UTF-8), else None. `size`: about how many bytes it reads."""
+        bytes, when they were valid UTF-8), else None. `size`: about how many bytes it reads. `load_head(n)`:
+        the text's first n characters, read without the rest (else `head` reads it all)."""
         excerpt = cls.model_construct(source=source, truncated=truncated)  # typed arguments: nothing to check
         excerpt._load = load
+        excerpt._load_head = load_head
         excerpt._size = size
         return excerpt
 
@@ -133,6 +136,12 @@ class LogExcerpt(BaseModel):
     @property
     def text(self) -> str:
         return self.stored if self._load is None else self._load()[0]
+
+    def head(self, chars: int) -> str:
+        """`text[:chars]`, read from the beginning of the text only when the source can."""
+        if self._load_head is not None:
+            return self._load_head(chars)
+        return self.text[:chars]
 
     def read(self) -> tuple[str, bytes | None]:
         """The text, and its UTF-8 encoding when the source gave it for free (None: encode the text if needed)."""

@@ -180,7 +180,9 @@ class LogView:
     @cached_property
     def head(self) -> str:
         """The first HEAD_CHARS characters: where the wrapper and `set -x` print the command line and exports."""
-        return self.text[:HEAD_CHARS]
+        if self._text is not None:
+            return self._text[:HEAD_CHARS]
+        return self.excerpt.head(HEAD_CHARS)  # a released log: its beginning only is read again
 
     @cached_property
     def masks(self) -> list[tuple[int, str]]:
