@@ -233,3 +233,11 @@ def test_runs_given_newer_first_are_compared_and_warned(tmp_path: Path, capsys: 
     assert any(w.startswith("A was created after B") for w in doc["warnings"])
     assert doc["spec_changes"][0]["a"] == IMG2  # the changes read from the first run given to the second
     assert not any(w.startswith("A was created after B") for w in compare_json(capsys, bundle)["warnings"])
+
+
+def test_the_commands_formats_are_the_comparisons() -> None:
+    """`compare --format` is declared without loading the comparison (start-up of every other command)."""
+    from bot.commands import compare as command
+    from bot.compare import FORMATS
+
+    assert command.FORMATS == FORMATS
