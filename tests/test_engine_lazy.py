@@ -89,7 +89,9 @@ def test_a_logs_bytes_are_its_texts_encoding_whether_read_or_encoded(tmp_path: P
     assert sorted(given) == [False, True]  # the valid file comes with its bytes; the one with a bad byte does not
     for view in [*views, held]:
         assert view.take_utf8() == view.text.encode("utf-8", "surrogatepass")
-        assert (view._utf8 is not None) is view.text.isascii()  # kept for the credential scan of an ASCII log
+        assert view._utf8 is not None  # kept for the credential scan of the survey
+        view.survey()
+        assert (view._utf8 is not None) is view.text.isascii()  # then only for an ASCII log (the characters)
     for view in views:
         view.release()
     matcher = LogMatcher(CONDS)
@@ -108,8 +110,8 @@ def test_head_wait_lines_are_counted_and_the_last_found_in_one_pass() -> None:
 
 
 def test_the_credential_scan_of_an_ascii_log_takes_the_bytes_it_was_read_from(tmp_path: Path) -> None:
-    """The survey hands the log's own bytes to the redactor's scan (no second encoding), for an ASCII log only;
-    the detections are those of the text."""
+    """The survey hands the log's own bytes to the redactor's scan (no second encoding), ASCII or not; the
+    detections are those of the text."""
     (excerpt,) = read_bundle(_bundle(tmp_path)).logs
     given: list[bytes | None] = []
 
@@ -121,9 +123,12 @@ def test_the_credential_scan_of_an_ascii_log_takes_the_bytes_it_was_read_from(tm
     survey_logs(LogMatcher(CONDS), [view])
     assert given == [WORKER_LOG.encode()]
     assert view.detections == REDACTOR.scan(WORKER_LOG)
-    wide = LogView(LogExcerpt(source=excerpt.source, text=WORKER_LOG + "进度 ██\n"), scan)
+    wide_text = "进度 ██ token=ghp_" + "a1B2c3D4e5" * 4 + "\n" + WORKER_LOG + "进度 ██ password: hunter2hunter2\n"
+    wide = LogView(LogExcerpt(source=excerpt.source, text=wide_text), scan)
     survey_logs(LogMatcher(CONDS), [wide])
-    assert given[-1] is None  # not ASCII: its bytes are not kept for the scan
+    assert given[-1] == wide_text.encode()  # not ASCII: the bytes too, offsets counted back to characters
+    assert wide.detections == REDACTOR.scan(wide_text) != []
+    assert wide._utf8 is None  # then not held through the rest of the visit
 
 
 def test_a_scan_given_the_bytes_finds_what_it_finds_in_the_text() -> None:

@@ -63,3 +63,21 @@ def test_a_log_with_more_candidates_than_kept_is_scanned_the_old_way(monkeypatch
     data = TEXTS[0].encode()
     assert kept._all is not None and logscan._every_end(kept._all, data, kept._once) is None
     assert _answers(kept, TEXTS[0]) == _answers(old, TEXTS[0])
+
+
+def test_a_log_that_is_not_ascii_follows_a_rejected_candidate_from_its_bytes() -> None:
+    """A log with multi-byte characters (tqdm's bars) before and after a rejected candidate: the next candidate
+    is looked for in the bytes the survey holds, and found at the same character offset as in the text."""
+    bar = "train 40%|\u2588\u2588\u2588\u2588      | 4/10 [\u9884\u8ba1 00:01]\n"
+    text = bar + TEXTS[0].replace(NOISE, NOISE + bar, 40)
+    matcher = LogMatcher(CONDS)
+    answers = _answers(matcher, text)
+    by_text = {key: matcher._first_match(cond, _view(text), answers["found"], None)  # type: ignore[arg-type]
+               for key, cond in matcher._conds.items() if key in answers}
+    assert by_text and all(answers[key] == at for key, at in by_text.items())
+    assert any(isinstance(v, int) and text[v:].startswith("NCCL WARN NET/IB") for v in answers.values()), answers
+
+
+def _view(text: str) -> LogView:
+    return LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container="main"), text=text),
+                   lambda _, utf8=None: [])

@@ -156,7 +156,7 @@ class LogMatcher:
         for pattern in found:
             for key, cond in self._by_pattern[pattern]:
                 if cond.container is None or cond.container.search(container):
-                    view.memo[key] = self._first_match(cond, view, found, ascii_data, later)
+                    view.memo[key] = self._first_match(cond, view, found, ascii_data, later, utf8=data)
         return found, present
 
     def _single(self, pat: str) -> Any:
@@ -167,13 +167,15 @@ class LogMatcher:
         return self._singles[pat]
 
     def _next_candidate(self, pat: str, text: str, start: int, ascii_data: bytes | None,
-                        later: dict[str, list[int]] | None = None) -> int | None:
+                        later: dict[str, list[int]] | None = None, utf8: bytes | None = None) -> int | None:
         if pat not in self._hs_patterns:
             return start if start < len(text) else None  # the `re` path reads on from here
         if ascii_data is not None and later is not None:  # every candidate is known: the first from `start` on
             return _next_line_known(later[pat], ascii_data, start)
         if ascii_data is not None:  # byte and character offsets agree: no encoding of the rest
             return _next_line_ascii(self._single(pat), ascii_data, start)
+        if utf8 is not None:  # the text's encoding at hand: the rest is scanned where it lies
+            return _next_line_utf8(self._single(pat), text, utf8, start)
         found = _first_lines(self._single(pat), text[start:])
         return None if not found else start + next(iter(found.values()))
 
@@ -194,7 +196,8 @@ class LogMatcher:
         return self._first_match(cond, view, candidates, None)
 
     def _first_match(self, cond: LogCond, view: LogView, candidates: dict[str, int],
-                     ascii_data: bytes | None, later: dict[str, list[int]] | None = None) -> int | None:
+                     ascii_data: bytes | None, later: dict[str, list[int]] | None = None, *,
+                     utf8: bytes | None = None) -> int | None:
         pat = cond.pattern.pattern
         accelerated = pat in self._hs_patterns
         pos: int | None = candidates.get(pat) if accelerated else 0
@@ -215,7 +218,7 @@ class LogMatcher:
             if hit is not None and (cond.unless is None or not cond.unless.search(line)) \
                     and not _said_otherwise(cond, line, text, line_end):
                 return line_start + hit.start()
-            pos = self._next_candidate(pat, text, line_end + 1, ascii_data, later)
+            pos = self._next_candidate(pat, text, line_end + 1, ascii_data, later, utf8)
         return None
 
 
@@ -257,6 +260,14 @@ def _next_line_ascii(db: Any, data: bytes, start: int) -> int | None:
         return None
     newline = data.rfind(b"\n", start, start + max(ends[0] - 1, 0))
     return newline + 1 if newline >= 0 else start
+
+
+def _next_line_utf8(db: Any, text: str, data: bytes, start: int) -> int | None:
+    """`_next_line_ascii` of a text that is not ASCII, from `data`, its UTF-8 encoding: the offsets of `start`
+    and of the line found are converted (the text before `start` encoded, the bytes up to the line decoded)."""
+    at = len(text[:start].encode("utf-8", "surrogatepass"))
+    line = _next_line_ascii(db, data, at)
+    return None if line is None else start + len(data[at:line].decode("utf-8", "surrogatepass"))
 
 
 class _TooMany(Exception):

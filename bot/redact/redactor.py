@@ -32,7 +32,7 @@ from bot.redact.catalog import (
     build,
 )
 from bot.redact.config import RedactionSettings
-from bot.redact.offsets import char_offsets
+from bot.redact.offsets import char_offsets, encoded_offsets
 from bot.redact.prefilter import DatabaseCache, Prefilter
 from bot.redact.results import Detection, Redacted
 from bot.redact.rules import TOKEN_RULES
@@ -116,13 +116,18 @@ class Redactor:
     def _candidates(self, text: str, utf8: bytes | None = None) -> Iterator[tuple[int, int, frozenset[int] | None]]:
         """Candidate lines as str offsets. The text is prefiltered in pieces cut at line ends: a piece
         is encoded once, and byte offsets are mapped back (a decode) only in pieces that have
-        candidates and are not ASCII, which in clean logs is almost none. An ASCII text whose encoding the
-        caller has (`utf8`) is scanned as it is."""
+        candidates and are not ASCII, which in clean logs is almost none. A text whose encoding the caller has
+        (`utf8`) is scanned as it is, whole."""
         pos = 0
         n = len(text)
         if utf8 is not None and len(utf8) == n:  # ASCII: the bytes are the characters
             for bstart, bend, ids in self._pre.lines(utf8):
                 yield bstart, bend, ids
+            return
+        if utf8 is not None:  # the encoding is at hand: scanned whole, offsets counted back only to candidates
+            to_char = encoded_offsets(utf8)
+            for bstart, bend, ids in self._pre.lines(utf8):
+                yield to_char(bstart), to_char(bend), ids
             return
         step = n if text.isascii() else CHUNK  # ASCII maps bytes to characters one to one: no pieces
         while pos < n:

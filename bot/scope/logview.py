@@ -115,12 +115,12 @@ class LogView:
 
     def take_utf8(self) -> bytes:
         """The text's UTF-8 encoding (lone surrogates passed through): the bytes it was read from, when they
-        came with it, so the scan of a log's bytes does not encode its text again. Kept until the view is
-        released only for an ASCII text (the credential scan takes them too; they are then the characters
-        one to one): other logs' bytes are not held through the rest of their visit."""
+        came with it, so the scan of a log's bytes does not encode its text again. Kept for the credential
+        scan of `survey()`, then until the view is released only for an ASCII text (they are then the
+        characters one to one): other logs' bytes are not held through the rest of their visit."""
         text = self.text
         data = self._utf8 if self._utf8 is not None else text.encode("utf-8", "surrogatepass")
-        self._utf8 = data if len(data) == len(text) else None
+        self._utf8 = data
         return data
 
     def release(self) -> None:
@@ -136,8 +136,10 @@ class LogView:
             self._present = present
         if "markers" not in self.__dict__:
             self.__dict__["markers"] = Markers.scan(self, present)  # the cached_property's own slot
-        for name in ("detections", "masks"):
-            getattr(self, name)
+        self.detections  # noqa: B018  computed with the bytes at hand
+        if self._utf8 is not None and len(self._utf8) != len(self.text):
+            self._utf8 = None  # not the characters one to one: not held through the rest of the visit
+        self.masks  # noqa: B018
         self.tail()
 
     def surveyed(self) -> Surveyed:
