@@ -122,7 +122,11 @@ class LogExcerpt(BaseModel):
         """`load` reads the text again: the text, and its UTF-8 bytes when it has them at hand (the file's own
         bytes, when they were valid UTF-8), else None. `size`: about how many bytes it reads. `load_head(n)`:
         the text's first n characters, read without the rest (else `head` reads it all)."""
-        excerpt = cls.model_construct(source=source, truncated=truncated)  # typed arguments: nothing to check
+        blank = _BLANK.get(cls)
+        if blank is None:  # typed arguments: nothing to check
+            blank = _BLANK[cls] = cls.model_construct(source=source, truncated=truncated)
+        excerpt = blank.__copy__()  # as model_construct gives, for a fraction of its cost (a bundle has thousands)
+        excerpt.__dict__.update(source=source, truncated=truncated)
         excerpt._load = load
         excerpt._load_head = load_head
         excerpt._size = size
@@ -161,6 +165,9 @@ class LogExcerpt(BaseModel):
         """What a visit by the visitor `token` names found ahead of time, or None."""
         kept = self._ahead
         return kept[1] if kept is not None and kept[0] == token else None
+
+
+_BLANK: dict[type[LogExcerpt], LogExcerpt] = {}  # per class: what `LogExcerpt.lazy` copies
 
 
 class Evidence(BaseModel):
