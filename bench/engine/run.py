@@ -709,8 +709,8 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
     if ok_rss:
         notes.append("Peak RSS: ~160 MiB of parsed objects plus one log at a time per process; the largest "
                      "transient is the Head's driver log (26 M characters, 2 bytes each in a Python `str` since it "
-                     "holds tqdm's `█`) while it is visited. A helper shares the command's pages (forked): the "
-                     "summed PSS counts a shared page once.")
+                     "holds tqdm's `█`, and its 25 MiB of bytes through its credential scan) while it is visited. A "
+                     "helper shares the command's pages (forked): the summed PSS counts a shared page once.")
     else:
         notes.append("**peak RSS target missed.**")
     notes.append(f"Huge input: one {HUGE_LINE_MIB} MiB line in a worker's log of the example bundle (run once). A "
@@ -729,6 +729,34 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
                  " s of imports), the JSON Lists (about 0.3 s, while the helper visits), its half of the remaining "
                  "visits, and the engine's serial work (about 0.25 s); the credential prefilter is the largest part of"
                  " a visit (its Hyperscan scan is about three times the runbook's).")
+    notes.append("Logs that are not ASCII read as bytes, excerpts made by copy, `compare` loaded when it runs, a log's"
+                 " head read alone (and, at 13:24 only, pod directories listed once: 1.71 s before, 1.62 s after, CPU "
+                 "2.47 s and 2.30 s, eight pairs with the machine slower, load 1.6-1.7), measured against the code "
+                 "before them (commit cf0f99c) on 2026-12-04 13:17 UTC, eight alternating pairs of fresh children at "
+                 "load 0.5-0.9: wall 1.49 s before, 1.41 s after (medians; 1.7x and 1.6x of grep's 0.88 s in the 13:19"
+                 " run), CPU of the whole command 2.11 s before, 2.01 s after, read 0.74 s before, 0.70 s after, "
+                 "import 0.30 s before, 0.28 s after; peak RSS 201 MiB before, 203 MiB after. What changed: a log that"
+                 " is not ASCII (208 of the 3,004, the Head's driver log among them) is scanned for credentials from "
+                 "the bytes it was read from, whole, the few candidates' offsets counted back to characters (it was "
+                 "encoded again, 1 MiB at a time), and a rejected runbook candidate in it is followed from those bytes"
+                 " (the rest of the log was encoded again for each); the 3,004 lazy excerpts are copies of a blank one"
+                 " (a third of `model_construct`'s cost; the command makes them after the helper's answers are in); "
+                 "`rlark-bot compare`'s modules are loaded only when it runs; a log's head is read from the start of "
+                 "its file, not whole (the clock-skew signal no longer asks for it on this bundle, so it shows only "
+                 "where the temp-dir signal reads a head); the bundle's pod directories are listed once per namespace,"
+                 " their log files' paths made as text (the walk before the helper starts: 24 ms, now 18 ms). Same "
+                 "output byte for byte (`bench/engine/same_output.py`). Measured and not kept: one Hyperscan database "
+                 "for the runbook's patterns and the credential key-words together scans the 205 MiB in 0.45 s, the "
+                 "two databases apart in 0.30 + 0.10 s (the credential database, 577 patterns, is three quarters of "
+                 "the scanning and merging adds to it); parsing the List files with pydantic-core's parser, then "
+                 "validating the Python objects: 0.29 s against 0.27 s straight from the bytes (the parse alone is "
+                 "about 0.09 s: the validation into the working types is the cost, which orjson or msgspec would not "
+                 "remove); pydantic models built on first use (`defer_build`): 0.05 s less import, about as much more "
+                 "in the read and the diagnosis. This script's runs on this code on 2026-12-04 (the first three "
+                 "before the pod directories were listed once, about 5 ms): 13:19 UTC 1.40 s against grep's 0.88 s "
+                 "(1.6x), 13:20 1.68 s against 0.99 s (1.7x), 13:21 1.39 s against 0.90 s (1.54x), 13:25 1.71 s "
+                 "against 0.91 s (1.9x, the machine slower), 13:26 1.37 s against 0.94 s (1.46x): on a quiet "
+                 "machine about 1.5-1.6x, at the bound of the target, not reliably within it.")
     notes.append("Earlier, the same script on the code of commit 79abfcc (one process, the collector on, "
                  "bytecode not compiled first), same bundle, 2026-12-02 02:32 UTC (load 0.7, a quiet machine): "
                  "2.53 s wall (runs 3.91, 2.53, 2.53 s), 2.53 s CPU, 276 MiB peak, 2.8x grep (0.92 s, C locale). "
