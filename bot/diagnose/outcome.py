@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.diagnose.result import Finding
-from bot.models import Pod
 from bot.scope.logtime import line_time
 from bot.scope.target import PodCtx, Scope
+from bot.signals.base import failed
 
 # The runner's own line (actions/runner, Runner.Listener): "2026-12-03 10:02:41Z: Job lint completed with result:
 # Succeeded". Its result is one of Succeeded, Failed, Canceled, Skipped, Abandoned.
@@ -44,7 +44,7 @@ def run_succeeded(scope: Scope, *, year: int) -> Success | None:
             return Success(scope.job.status.end_time, "Job phase Succeeded")
         return None
     pods = [c for c in scope.pods if c.pod is not None]
-    if not pods or any(_exited_badly(c.pod) for c in pods if c.pod is not None):
+    if not pods or any(failed(c) for c in pods):
         return None
     verdict = _runner_verdict(pods, year=year)
     if verdict is not None:
@@ -53,16 +53,6 @@ def run_succeeded(scope: Scope, *, year: int) -> Success | None:
     if all(c.pod is not None and c.pod.status.phase == "Succeeded" for c in pods):
         return Success(None, "pod phase Succeeded, every container exited 0")
     return None
-
-
-def _exited_badly(pod: Pod) -> bool:
-    if pod.status.phase == "Failed":
-        return True
-    for status, _ in pod.all_statuses():
-        for state in (status.state, status.last_state):
-            if state.terminated is not None and state.terminated.exit_code != 0:
-                return True
-    return False
 
 
 def _runner_verdict(pods: list[PodCtx], *, year: int) -> tuple[str, datetime | None] | None:

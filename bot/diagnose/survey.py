@@ -17,12 +17,12 @@ from bot.forked import MIN_SHARED_BYTES, Shared
 from bot.models import LogExcerpt, LogSource, Target, TargetKind
 from bot.redact import Scan
 from bot.scope.logview import LogView, Surveyed
+from bot.signals.base import WORKLOAD
 from bot.signals.cadence import training_tail
 from bot.signals.hang import step_of
 from bot.signals.stages import has_training_signal
 
 _Found = dict[str, int]
-WORKLOAD = ("main", "(unnamed)")
 
 
 def visit(matcher: LogMatcher, view: LogView) -> _Found:

@@ -49,6 +49,20 @@ def main_exit(ctx: PodCtx) -> tuple[int, str] | None:
     return None
 
 
+WORKLOAD = ("main", "(unnamed)")  # the workload's container: RLark's `main`, or a log without container names
+
+
+def running_since(ctx: PodCtx, container: str) -> datetime | None:
+    """When `container` of the pod started running, None when it is not running (ended, waiting, unknown)."""
+    if ctx.pod is None:
+        return None
+    for status, _init in ctx.pod.all_statuses():
+        if status.name == container:
+            running = status.state.running
+            return None if running is None else (running.started_at or ctx.pod.status.start_time)
+    return None
+
+
 def failed(ctx: PodCtx) -> bool:
     """Whether the pod shows a failure of its own: Failed, a container that ended non-zero (now or last time), a
     restart, or a waiting reason that is not the ordinary way of starting."""

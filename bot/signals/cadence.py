@@ -20,22 +20,20 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot.scope.hits import EvidenceItem, Hit, age_text, clip
 from bot.scope.lineclass import Kind, classify
 from bot.scope.logtime import line_time, own_time
 from bot.scope.logview import LogView
-from bot.signals.base import SignalContext, signal
+from bot.signals.base import WORKLOAD, SignalContext, running_since, signal
 from bot.signals.stages import INDEX, TRAINING_SIGNAL, has_training_signal
 
 if TYPE_CHECKING:
-    from bot.scope.target import PodCtx
+    pass
 
 TAIL_CHARS = 8192  # the end of a training log kept for this signal
 CADENCE_FACTOR = 20  # steps' worth of silence before a steady run counts as hung
-WORKLOAD = ("main", "(unnamed)")
 _KEY = "training-tail"
 RATE = re.compile(r"(\d+(?:\.\d+)?)\s*s/it\b|(\d+(?:\.\d+)?)\s*it/s\b|\btime/step\s*[=:]\s*(\d+(?:\.\d+)?)\s*s?\b")
 
@@ -51,14 +49,6 @@ def training_tail(view: LogView) -> str | None:
         view.memo[_KEY] = view.text[-TAIL_CHARS:] if keep else None
     tail: str | None = view.memo[_KEY]
     return tail
-
-
-def _running_since(ctx: PodCtx, container: str) -> datetime | None:
-    if ctx.pod is None:
-        return None
-    status = ctx.pod.container_status(container)
-    running = status.state.running if status is not None else None
-    return None if running is None else (running.started_at or ctx.pod.status.start_time)
 
 
 def step_seconds(tail: str, *, year: int) -> float | None:
@@ -90,7 +80,7 @@ def training_stalled(sc: SignalContext) -> list[Hit]:
         tail = training_tail(view) if view is not None else None
         if view is None or tail is None:
             continue
-        started = _running_since(ctx, view.excerpt.source.container)
+        started = running_since(ctx, view.excerpt.source.container)
         pos = _last_line(tail)
         last = line_time(tail, pos, year=sc.now.year)
         if started is None or last is None or last < started:

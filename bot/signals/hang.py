@@ -20,7 +20,7 @@ from bot.scope.hits import EvidenceItem, Hit, age_text, log_at, log_item
 from bot.scope.lineclass import Kind, classify
 from bot.scope.logtime import line_time
 from bot.scope.logview import VIEW_LITERALS, LogView
-from bot.signals.base import SignalContext, signal
+from bot.signals.base import WORKLOAD, SignalContext, running_since, signal
 from bot.signals.stages import INDEX, has_training_signal, reached_at
 
 if TYPE_CHECKING:
@@ -40,7 +40,6 @@ LOAD_STEP = re.compile(
 WAIT_HINTS = ("wait", "acquir", "lock", " root", "等待", "获取锁")
 LOAD_HINTS = ("load", "fetch", "pull", "clon", "initiali", "compil", "build", "emitting", "warming", "captur",
               "start", "正在", "加载", "下载")
-WORKLOAD = ("main", "(unnamed)")
 
 
 @dataclass(frozen=True)
@@ -51,16 +50,6 @@ class Stall:
     since: datetime
     stamped: bool  # the time is the line's own (else the container's start)
     seconds: float
-
-
-def _running_since(ctx: PodCtx, container: str) -> datetime | None:
-    if ctx.pod is None:
-        return None
-    for status, _init in ctx.pod.all_statuses():
-        if status.name == container:
-            running = status.state.running
-            return None if running is None else (running.started_at or ctx.pod.status.start_time)
-    return None
 
 
 def _step(view: LogView, line: str) -> str:
@@ -87,7 +76,7 @@ def stall(ctx: PodCtx, view: LogView, *, now: datetime, limit: int) -> Stall | N
     step = _step(view, line)
     if not step:
         return None  # the common case, answered from what the survey kept
-    started = _running_since(ctx, view.excerpt.source.container)
+    started = running_since(ctx, view.excerpt.source.container)
     if started is None:
         return None  # not running (ended, waiting) or no state known: not a hang
     stamp = line_time(view.text, pos, year=now.year)
