@@ -21,12 +21,11 @@ from typing import TYPE_CHECKING
 
 from bot.scope.hits import EvidenceItem, Hit, age_text
 from bot.scope.lineclass import Kind, classify
-from bot.scope.logtime import GLOG, ISO, line_time
+from bot.scope.logtime import first_stamp, line_time
 from bot.signals.base import SignalContext, failed, signal
 from bot.signals.stages import INDEX
 
 if TYPE_CHECKING:
-    from bot.scope.logview import LogView
     from bot.scope.target import PodCtx
 
 SKEW_SECONDS = 120
@@ -53,44 +52,14 @@ def _kubelet_starts(ctx: PodCtx) -> list[tuple[str, datetime]]:
     return out
 
 
-def first_stamped_line(view: LogView) -> str:
-    """The first line of the log's head that carries a time stamp ("" when none does); kept with the view (asked
-    during the visit, while the text is at hand)."""
-    if "first-stamped" not in view.memo:
-        cached = view.__dict__.get("head")  # the view's own head when something already asked for it
-        head = (cached if isinstance(cached, str) else view.text)[:FIRST_LINES]
-        iso = ISO.search(head)
-        glog = _first_glog(head, iso.start() if iso is not None else len(head))  # only an earlier one
-        found = [p for p in (iso.start() if iso is not None else None, glog) if p is not None]
-        line = ""
-        if found:
-            start = head.rfind("\n", 0, min(found)) + 1
-            end = head.find("\n", start)
-            line = head[start:end if end >= 0 else len(head)]
-        view.memo["first-stamped"] = line
-    found_line: str = view.memo["first-stamped"]
-    return found_line
-
-
-# GLOG's stamp without its leading context, for a fast search; the context is checked on each find.
-_GLOG_CORE = re.compile(r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d")
-
-
-def _first_glog(head: str, end: int) -> int | None:
-    for m in _GLOG_CORE.finditer(head, 0, end):
-        start = m.start()
-        if (start == 0 or head[start - 1] in "[ \t\n\r(") and GLOG.match(head, max(0, start - 1)):
-            return start
-    return None
-
-
 def _first_log_times(ctx: PodCtx, year: int) -> list[tuple[str, datetime]]:
     """The time of the first stamped line of the workload's current log (its head only): one log per pod."""
     view = ctx.main_log
     if view is None:
         return []
-    line = first_stamped_line(view)
-    when = line_time(line, 0, year=year) if line else None
+    head = view.head[:FIRST_LINES]
+    pos = first_stamp(head)
+    when = line_time(head, pos, year=year) if pos is not None else None
     return [(view.excerpt.source.ref(), when)] if when is not None and _set(when) else []
 
 

@@ -30,3 +30,15 @@ def test_no_stamp_nearby_means_no_time() -> None:
     assert at(text, "OSError") is None
     assert at("Ray worker process exited with code 1\n", "Ray") is None
     assert at("2026-13-45 99:00:00 not a date\n", "not") is None
+
+
+def test_the_first_stamp_of_a_text_is_the_earlier_of_its_iso_and_glog_stamps() -> None:
+    from bot.scope.logtime import first_stamp
+
+    assert first_stamp("no stamps\nat all\n") is None
+    assert first_stamp("RLINF_NODE_RANK: 3\n2026-11-20 07:41:12,345 INFO up\n") == 19
+    text = "x\nW1120 07:41:02.000 rendezvous\n2026-11-20T07:41:12Z later\n"
+    assert first_stamp(text) == 2
+    assert line_time(text, 2, year=2026) == datetime(2026, 11, 20, 7, 41, 2, tzinfo=UTC)
+    assert first_stamp("abcI1120 07:41:12.1 glued to a word\n") is None
+    assert first_stamp("[E1120 07:41:12.1] in brackets\n") == 1
