@@ -174,3 +174,7 @@ class RNode(KubeObject):
     @property
     def cluster_id(self) -> str:
         return self.metadata.labels.get(CLUSTER_ID_LABEL, "") or self.namespace
+
+    def of_agent(self, agent: str) -> bool:
+        """Whether this node belongs to member cluster `agent` (its cluster id `rlark-<agent>`, or `agent` itself)."""
+        return bool(agent) and (self.cluster_id == agent or agent_of(self.cluster_id) == agent)

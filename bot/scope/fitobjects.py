@@ -118,7 +118,7 @@ def node_shapes(nodes: Sequence[Node], pods: Iterable[Pod], *, exclude: Pod | No
 def reported_used(nodes: Iterable[RNode], cluster: str) -> dict[str, dict[str, Decimal]]:
     """Node name -> `used` as the RLark Node mirrors of member cluster `cluster` report it."""
     return {n.name: _amounts(n.status.used) for n in nodes
-            if n.status.used and n.cluster_id in (cluster, f"rlark-{cluster}")}
+            if n.status.used and n.of_agent(cluster)}
 
 
 def rnode_shapes(nodes: Sequence[RNode]) -> list[NodeShape]:

@@ -120,7 +120,7 @@ def _task_hits(sc: SignalContext) -> list[tuple[str, Hit]]:
         if task.agent_id is None or id(task) in with_pods:
             continue
         shape = template_shape(task)
-        nodes = [n for n in rnodes if n.cluster_id == task.agent_id or n.cluster_id.endswith(task.agent_id)]
+        nodes = [n for n in rnodes if n.of_agent(task.agent_id)]
         if shape is None or not nodes:
             continue
         report = fit(shape, rnode_shapes(nodes))

@@ -41,7 +41,7 @@ def no_worker(sc: SignalContext) -> list[Hit]:
         if task.spec.replicas == 0:
             items.append(EvidenceItem(task.ref(), "kubernetes.workload.replicas is 0 but the Job is not stopped"))
         sel = task.spec.node_selector or {}
-        nodes = [n for n in sc.scope.evidence.rlark_nodes if n.cluster_id.endswith(task.agent_id)
+        nodes = [n for n in sc.scope.evidence.rlark_nodes if n.of_agent(task.agent_id)
                  and selector_matches(sel, n)] if sel else []
         usable_nodes = [n for n in nodes if usable(n)]
         if sel and sc.scope.evidence.rlark_nodes and not usable_nodes:

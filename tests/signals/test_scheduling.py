@@ -73,3 +73,14 @@ def test_without_the_mirror_or_with_room_left_nothing_is_claimed() -> None:
 
 def test_a_mirror_of_another_cluster_does_not_count() -> None:
     assert _room(_npu_cluster("ci-b", used="6")) == []
+
+
+def test_a_node_belongs_to_the_agent_its_cluster_id_names_exactly() -> None:
+    from bot.models import RNode
+
+    def rnode(cluster_id: str) -> RNode:
+        return RNode.model_validate({"metadata": {"name": "n", "namespace": cluster_id,
+                                                  "labels": {"rlark.io/cluster-id": cluster_id}}})
+
+    assert rnode("rlark-gpu-a").of_agent("gpu-a") and rnode("gpu-a").of_agent("gpu-a")
+    assert not rnode("rlark-xgpu-a").of_agent("gpu-a") and not rnode("rlark-gpu-a").of_agent("")
