@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.diagnose import logscan
+from bot.diagnose import hsscan
 from bot.diagnose.logscan import LogMatcher
 from bot.models import LogExcerpt, LogSource
 from bot.scope.logview import LogView
@@ -59,9 +59,9 @@ def test_every_candidate_kept_gives_the_answers_of_looking_for_each_next_one() -
 
 def test_a_log_with_more_candidates_than_kept_is_scanned_the_old_way(monkeypatch: pytest.MonkeyPatch) -> None:
     kept, old = LogMatcher(CONDS), _rescanning()
-    monkeypatch.setattr(logscan, "MAX_CANDIDATES", 2)
+    monkeypatch.setattr(hsscan, "MAX_CANDIDATES", 2)
     data = TEXTS[0].encode()
-    assert kept._all is not None and logscan._every_end(kept._all, data, kept._once) is None
+    assert kept._all is not None and hsscan.every_end(kept._all, data, kept._once) is None
     assert _answers(kept, TEXTS[0]) == _answers(old, TEXTS[0])
 
 

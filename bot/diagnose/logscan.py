@@ -4,21 +4,27 @@ All patterns are compiled into one Hyperscan database and every log is scanned o
 prefilters, and Python's `re` confirms the candidate line, so matching semantics are exactly those of the
 runbook's regexes. The one scan keeps every candidate of every pattern (a few per log: a rejected candidate,
 say a harmless NCCL plugin warning at the top of every rank's log, then costs no second pass over the rest of
-the log); a log with more than MAX_CANDIDATES of them is scanned again keeping the first of each only, and its
-later candidates are looked for one pattern at a time. Patterns Hyperscan cannot compile, or runs without
-Hyperscan installed, fall back to `re` over the text.
+the log); a log with more than MAX_CANDIDATES of them (`bot.diagnose.hsscan`, Hyperscan's side of the scan) is
+scanned again keeping the first of each only, and its later candidates are looked for one pattern at a time.
+Patterns Hyperscan cannot compile, or runs without Hyperscan installed, fall back to `re` over the text.
 """
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import re
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.diagnose.hsscan import (
+    every_end,
+    first_lines,
+    lines_of,
+    next_line_ascii,
+    next_line_known,
+    next_line_utf8,
+)
 from bot.redact.prefilter import DatabaseCache, cached_database
 from bot.runbook.schema import LogCond
 from bot.scope.lineclass import RETRY, Kind, classify, not_a_failure, succeeded_later, warned_then_went_on
@@ -35,9 +41,6 @@ _FLAGS: int = (hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_SINGLEMATCH | hyp
                if hyperscan is not None else 0)
 # The runbook's patterns in the survey's scan: every match (its candidates), the view's literals still once.
 _ALL: int = _FLAGS & ~hyperscan.HS_FLAG_SINGLEMATCH if hyperscan is not None else 0
-# Matches of the runbook's patterns one scan keeps; past it, the scan stops and the log is scanned again for the
-# first match of each pattern (a log where a pattern matches line after line).
-MAX_CANDIDATES = 20_000
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ class LogMatcher:
         if self._db is None:
             return {}
         ids = self._hs_ids
-        return {ids[pid]: off for pid, off in _first_lines(self._db, view.text).items() if pid in ids}
+        return {ids[pid]: off for pid, off in first_lines(self._db, view.text).items() if pid in ids}
 
     def survey(self, view: LogView) -> tuple[dict[str, int], frozenset[str] | None]:
         """`prefilter` and which of VIEW_LITERALS the log holds (None: not known), then `first_match` of every
@@ -146,8 +149,8 @@ class LogMatcher:
         ascii_data = data if len(data) == len(text) else None
         ends: dict[int, list[int]] | None = None
         if ascii_data is not None and self._all is not None:  # byte offsets are characters: keep every candidate
-            ends = _every_end(self._all, ascii_data, self._once)
-        lines = _first_lines(self._db, text, data) if ends is None else _lines_of(ends, data)
+            ends = every_end(self._all, ascii_data, self._once)
+        lines = first_lines(self._db, text, data) if ends is None else lines_of(ends, data)
         found = {self._hs_ids[pid]: off for pid, off in lines.items() if pid in self._hs_ids}
         present = frozenset(self._literal_ids[pid] for pid in lines if pid in self._literal_ids) \
             if self._literal_ids else None
@@ -171,12 +174,12 @@ class LogMatcher:
         if pat not in self._hs_patterns:
             return start if start < len(text) else None  # the `re` path reads on from here
         if ascii_data is not None and later is not None:  # every candidate is known: the first from `start` on
-            return _next_line_known(later[pat], ascii_data, start)
+            return next_line_known(later[pat], ascii_data, start)
         if ascii_data is not None:  # byte and character offsets agree: no encoding of the rest
-            return _next_line_ascii(self._single(pat), ascii_data, start)
+            return next_line_ascii(self._single(pat), ascii_data, start)
         if utf8 is not None:  # the text's encoding at hand: the rest is scanned where it lies
-            return _next_line_utf8(self._single(pat), text, utf8, start)
-        found = _first_lines(self._single(pat), text[start:])
+            return next_line_utf8(self._single(pat), text, utf8, start)
+        found = first_lines(self._single(pat), text[start:])
         return None if not found else start + next(iter(found.values()))
 
     def first_match(self, cond: LogCond, view: LogView, *, candidates: dict[str, int]) -> int | None:
@@ -229,114 +232,3 @@ def _said_otherwise(cond: LogCond, line: str, text: str, line_end: int) -> bool:
     if not_a_failure(line, cond.pattern) or warned_then_went_on(line, text, line_end):
         return True
     return RETRY.search(line) is not None and classify(line) is Kind.RETRY and succeeded_later(text, line_end)
-
-
-_SCRATCH = threading.local()
-
-
-def _scratch(db: Any) -> Any:
-    """This thread's scratch space for `db`: a scratch serves one scan at a time, and the Slack bot diagnoses on
-    several threads with the one shared matcher (a shared scratch raises ScratchInUseError)."""
-    mine: dict[int, tuple[Any, Any]] | None = getattr(_SCRATCH, "by_db", None)
-    if mine is None:
-        mine = _SCRATCH.by_db = {}
-    entry = mine.get(id(db))
-    if entry is None:  # the database is kept with its scratch, so its id is never reused while it is here
-        entry = mine[id(db)] = (db, hyperscan.Scratch(db))
-    return entry[1]
-
-
-def _next_line_ascii(db: Any, data: bytes, start: int) -> int | None:
-    """Offset of the start of the line holding the first match of one-pattern `db` in `data[start:]` (ASCII, so
-    bytes are characters), or None; the rest of the log is scanned where it lies, not copied."""
-    ends: list[int] = []
-
-    def on_match(_pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
-        ends.append(end)
-        return False
-
-    db.scan(memoryview(data)[start:], match_event_handler=on_match, scratch=_scratch(db))
-    if not ends:
-        return None
-    newline = data.rfind(b"\n", start, start + max(ends[0] - 1, 0))
-    return newline + 1 if newline >= 0 else start
-
-
-def _next_line_utf8(db: Any, text: str, data: bytes, start: int) -> int | None:
-    """`_next_line_ascii` of a text that is not ASCII, from `data`, its UTF-8 encoding: the offsets of `start`
-    and of the line found are converted (the text before `start` encoded, the bytes up to the line decoded)."""
-    at = len(text[:start].encode("utf-8", "surrogatepass"))
-    line = _next_line_ascii(db, data, at)
-    return None if line is None else start + len(data[at:line].decode("utf-8", "surrogatepass"))
-
-
-class _TooMany(Exception):
-    pass
-
-
-def _every_end(db: Any, data: bytes, once: frozenset[int]) -> dict[int, list[int]] | None:
-    """Pattern id -> the end offsets of its matches in `data`, in order (the ids in `once` match at most once:
-    single-match patterns); None when the patterns match more than MAX_CANDIDATES times."""
-    ends: dict[int, list[int]] = {}
-    count = [0]
-
-    def on_match(pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
-        got = ends.get(pid)
-        if got is None:
-            ends[pid] = [end]
-        else:
-            got.append(end)
-        if pid not in once:
-            count[0] += 1
-            if count[0] > MAX_CANDIDATES:
-                raise _TooMany
-        return False
-
-    try:
-        db.scan(data, match_event_handler=on_match, scratch=_scratch(db))
-    except _TooMany:  # raised by the callback, passed on by the binding as it is
-        return None
-    for got in ends.values():
-        if len(got) > 1:
-            got.sort()
-    return ends
-
-
-def _lines_of(ends: dict[int, list[int]], data: bytes) -> dict[int, int]:
-    """`_first_lines` of an ASCII text from every match's end: the start of the line of each pattern's first."""
-    out: dict[int, int] = {}
-    for pid, got in ends.items():
-        end = got[0]
-        out[pid] = data.rfind(b"\n", 0, max(end - 1, 0)) + 1 if end else 0
-    return out
-
-
-def _next_line_known(ends: list[int], data: bytes, start: int) -> int | None:
-    """`_next_line_ascii` from the ends of every match already found: the line of the first match that ends at or
-    after `start`. A match that began before `start` may add a candidate line (one `re` then rejects if the line
-    alone does not match), never hide one."""
-    i = bisect.bisect_left(ends, start)
-    if i == len(ends):
-        return None
-    newline = data.rfind(b"\n", start, max(ends[i] - 1, start))
-    return newline + 1 if newline >= 0 else start
-
-
-def _first_lines(db: Any, text: str, data: bytes | None = None, *, ascii_only: bool = False) -> dict[int, int]:
-    """Pattern id -> character offset of the start of the line holding its first match. `data`: the text
-    already encoded; `ascii_only`: byte offsets are character offsets (then `text` is not needed)."""
-    if data is None:
-        data = text.encode("utf-8", "surrogatepass")
-    found: dict[int, int] = {}
-
-    def on_match(pid: int, _start: int, end: int, _flags: int, _ctx: object) -> bool:
-        found.setdefault(pid, end)
-        return False
-
-    db.scan(data, match_event_handler=on_match, scratch=_scratch(db))
-    ascii_only = ascii_only or len(data) == len(text)
-    out: dict[int, int] = {}
-    for pid, end in found.items():
-        line_start = data.rfind(b"\n", 0, max(end - 1, 0)) + 1 if end else 0
-        out[pid] = line_start if ascii_only else len(data[:line_start].decode("utf-8", "replace"))
-    return out
