@@ -280,6 +280,30 @@ class MatchResult:
     credentials_s: float  # the redactor's scan() over every log once (what the credentials signal needs)
     grep_c_s: float = 0.0
     grep_baseline: str = "C"  # the locale of grep_s: the faster of the two on this run
+    grep_runs: tuple[tuple[tuple[str, ...], Path], ...] = ()  # (grep arguments, output file) of one scan
+    text_file: Path | None = None  # the logs' text, what grep scans
+
+
+def grep_scan(m: MatchResult) -> float:
+    """Wall seconds of one grep scan of the logs (both pattern files) in the baseline's locale."""
+    assert m.text_file is not None
+    return sum(_grep(list(args), m.text_file, out, m.grep_baseline)[0] for args, out in m.grep_runs)
+
+
+def paired(bundle: Path, m: MatchResult, rounds: int) -> list[tuple[float, float]]:
+    """(diagnose wall, grep wall) of `rounds` rounds, each a fresh diagnose and a grep scan run back to back,
+    which goes first alternating: the two sides of a ratio see the same machine (its speed drifts over minutes on
+    a shared host, and the separate runs above are minutes apart)."""
+    out = []
+    for i in range(rounds):
+        if i % 2 == 0:
+            g = grep_scan(m)
+            d = run_child(bundle).wall
+        else:
+            d = run_child(bundle).wall
+            g = grep_scan(m)
+        out.append((d, g))
+    return out
 
 
 def _grep(args: list[str], text_file: Path, out_file: Path, locale: str) -> tuple[float, float]:
@@ -372,7 +396,8 @@ def matching(bundle: Path, repeat: int, work: Path) -> MatchResult:
     mismatched = check_conversion(patterns, skipped, text_file, [out for _, out in runs], work)
     return MatchResult(total_bytes, len(views), len(patterns), len(conds), matcher.accelerated, best, best_pre,
                        hits, grep_s, grep_cpu, grep_utf8, grep_lines, len(cs) + len(ci), skipped, mismatched,
-                       credentials_s, grep_c_s=grep_c, grep_baseline=baseline)
+                       credentials_s, grep_c_s=grep_c, grep_baseline=baseline,
+                       grep_runs=tuple((tuple(args), out) for args, out in runs), text_file=text_file)
 
 
 HUGE_JOB = "ppo-franka-0412"
@@ -528,10 +553,13 @@ def main(argv: list[str] | None = None) -> int:
     ratio = ours_mbs / grep_mbs
 
     vs_grep = wall_med / m.grep_s
+    print("paired rounds…", file=sys.stderr)
+    pairs = paired(bundle, m, 2 * args.repeat + 1)
+    vs_paired = statistics.median(d / g for d, g in pairs)
     cpu_med = statistics.median(r.cpu for r in runs)
     pss_max = sampled.pss_mib
     # Memory: both the largest single process and the summed PSS of the process tree must stay under the target.
-    ok_wall, ok_rss, ok_ratio = (vs_grep <= TARGET_VS_GREP, max(rss_max, pss_max) < TARGET_RSS_MIB,
+    ok_wall, ok_rss, ok_ratio = (vs_paired <= TARGET_VS_GREP, max(rss_max, pss_max) < TARGET_RSS_MIB,
                                  ratio >= TARGET_RATIO)
     prof_text = ""
     if not (ok_wall and ok_rss):
@@ -546,9 +574,11 @@ def main(argv: list[str] | None = None) -> int:
         return "met" if ok else "**MISSED**"
 
     rows = [
-        (f"diagnose wall, fresh process (median of {len(runs)})", f"{wall_med:.2f} s",
-         f"<= {TARGET_VS_GREP:g}x grep = {TARGET_VS_GREP * m.grep_s:.2f} s", mark(ok_wall)),
-        ("  diagnose wall / grep -E -f scan of the same logs", f"{vs_grep:.1f}x", f"<= {TARGET_VS_GREP:g}x", ""),
+        (f"diagnose wall / grep -E -f scan of the same logs, paired (median of {len(pairs)} back-to-back rounds)",
+         f"{vs_paired:.2f}x", f"<= {TARGET_VS_GREP:g}x", mark(ok_wall)),
+        ("  the rounds: diagnose / grep wall", ", ".join(f"{d:.2f}/{g:.2f}" for d, g in pairs) + " s", "", ""),
+        (f"diagnose wall, fresh process (median of {len(runs)})", f"{wall_med:.2f} s", "", ""),
+        ("  that median / the best grep scan (unpaired: minutes apart)", f"{vs_grep:.2f}x", "", ""),
         ("  diagnose CPU (user+sys, median) / grep CPU", f"{cpu_med:.2f} s / {m.grep_cpu_s:.2f} s = "
          f"{cpu_med / m.grep_cpu_s:.1f}x", "", ""),
         ("  runs", ", ".join(f"{w:.2f}" for w in walls) + " s", "", ""),
