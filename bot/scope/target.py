@@ -212,19 +212,21 @@ def _add_mirrors(ev: Evidence, task_by_name: dict[str, Task], members: dict[tupl
 def _add_task_events(scope: Scope, tasks: list[Task]) -> None:
     """The events RLark keeps in the Tasks, each once and none a pod already has: on the pod it concerns, else
     on the scope."""
+    kept = [e for task in tasks for e in _task_events(task)]
+    if not kept:  # the common case once a job runs: no pod's events need to be looked at
+        return
     seen = {(e.reason, e.message, e.involved_object.name) for c in scope.pods for e in c.events}
-    for task in tasks:
-        for e in _task_events(task):
-            key = (e.reason, e.message, e.involved_object.name)
-            if key in seen:
-                continue
-            seen.add(key)
-            owner = next((c for c in scope.pods if c.name == e.involved_object.name), None)
-            if owner is not None:
-                owner.events.append(e)
-                owner.events.sort(key=_event_time)
-            else:
-                scope.events.append(e)
+    for e in kept:
+        key = (e.reason, e.message, e.involved_object.name)
+        if key in seen:
+            continue
+        seen.add(key)
+        owner = next((c for c in scope.pods if c.name == e.involved_object.name), None)
+        if owner is not None:
+            owner.events.append(e)
+            owner.events.sort(key=_event_time)
+        else:
+            scope.events.append(e)
 
 
 def _scope_job(target: Target, ev: Evidence, idx: _Index) -> Scope:
