@@ -134,3 +134,22 @@ def test_the_credential_scan_of_an_ascii_log_takes_the_bytes_it_was_read_from(tm
 def test_a_scan_given_the_bytes_finds_what_it_finds_in_the_text() -> None:
     text = "export GH_TOKEN=ghp_" + "a1B2c3D4e5" * 3 + "abcdef\npassword: hunter2hunter2\nstep 1\n"
     assert REDACTOR.scan(text, utf8=text.encode()) == REDACTOR.scan(text) != []
+
+
+def test_the_shared_scan_counts_head_waits_as_the_text_does() -> None:
+    from bot.scope.markers import WAIT_HEAD
+
+    matcher = LogMatcher(CONDS)
+    texts = [WORKER_LOG, "no wait here\n", WAIT_HEAD + "x\n", "a\n" + (WAIT_HEAD + "1\n") * 9 + "b\n",
+             WORKER_LOG.replace("(attempt 2)", "(第 2 次) █")]  # the last is not ASCII: counted in the text
+    for text in texts:
+        view = LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container="main"),
+                                  text=text), REDACTOR.scan)
+        matcher.survey(view)
+        assert (view.tally(WAIT_HEAD) is not None) is text.isascii()
+        view.survey()
+        held = Markers.scan(LogView(LogExcerpt(source=view.excerpt.source, text=text), REDACTOR.scan))
+        assert view.markers == held
+        last = view.markers.wait_head_last
+        assert (view.markers.wait_head_attempts, -1 if last is None else last) == \
+            (text.count(WAIT_HEAD), text.rfind(WAIT_HEAD))

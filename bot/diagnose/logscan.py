@@ -29,6 +29,7 @@ from bot.redact.prefilter import DatabaseCache, cached_database
 from bot.runbook.schema import LogCond
 from bot.scope.lineclass import RETRY, Kind, classify, not_a_failure, succeeded_later, warned_then_went_on
 from bot.scope.logview import VIEW_LITERALS, LogView
+from bot.scope.markers import COUNTED
 
 hyperscan: Any
 try:  # the C extension is optional: the pure-Python path gives the same answers, only slower
@@ -74,6 +75,7 @@ class LogMatcher:
         self._literal_ids: dict[int, str] = {}
         self._all: Any = None  # the database keeping every candidate (the survey's), when it compiles
         self._once: frozenset[int] = frozenset()  # its single-match ids (the view's literals)
+        self._counted: dict[int, str] = {}  # its ids of the literals counted (markers.COUNTED)
         if use_hyperscan and hyperscan is not None:
             self._compile(cache)
 
@@ -98,9 +100,11 @@ class LogMatcher:
         self._literal_ids = {base + j: lit for j, lit in enumerate(VIEW_LITERALS)}
         self._hs_ids = {i: self._patterns[i] for i, _ in usable}
         self._hs_patterns = frozenset(self._hs_ids.values())
-        every = [_ALL] * len(usable) + [flags] * len(literals)
+        # Every match of a pattern (its candidates) and of a counted literal; the other literals once.
+        every = [_ALL] * len(usable) + [_ALL if lit in COUNTED else flags for lit in VIEW_LITERALS]
         self._all = self._cached(cache, usable + literals, every, name="candidates")
-        self._once = frozenset(self._literal_ids)
+        self._once = frozenset(pid for pid, lit in self._literal_ids.items() if lit not in COUNTED)
+        self._counted = {pid: lit for pid, lit in self._literal_ids.items() if lit in COUNTED}
 
     def _cached(self, cache: DatabaseCache | None, exprs: list[tuple[int, bytes]], flags: int | list[int], *,
                 name: str = "runbook") -> Any:
@@ -151,6 +155,9 @@ class LogMatcher:
         if ascii_data is not None and self._all is not None:  # byte offsets are characters: keep every candidate
             ends = every_end(self._all, ascii_data, self._once)
         lines = first_lines(self._db, text, data) if ends is None else lines_of(ends, data)
+        if ends is not None and self._counted:  # every occurrence seen: how many, and where the last starts
+            view.learn_tallies({lit: (len(ends[pid]), ends[pid][-1] - len(lit)) if pid in ends else (0, -1)
+                                for pid, lit in self._counted.items()})
         found = {self._hs_ids[pid]: off for pid, off in lines.items() if pid in self._hs_ids}
         present = frozenset(self._literal_ids[pid] for pid in lines if pid in self._literal_ids) \
             if self._literal_ids else None

@@ -104,6 +104,7 @@ class LogView:
     _text: str | None = field(default=None, init=False, repr=False)
     _utf8: bytes | None = field(default=None, init=False, repr=False)
     _present: frozenset[str] | None = field(default=None, init=False, repr=False)
+    _tallies: dict[str, tuple[int, int]] | None = field(default=None, init=False, repr=False)
 
     @property
     def text(self) -> str:
@@ -157,6 +158,15 @@ class LogView:
         """Which of VIEW_LITERALS the text holds, found by a scan that read it (the timeline's): `holds` then
         answers for them without reading the text again."""
         self._present = present
+
+    def learn_tallies(self, tallies: dict[str, tuple[int, int]]) -> None:
+        """How many times each of `markers.COUNTED` occurs in the text and where its last occurrence starts
+        ((0, -1) when it does not), found by a scan that saw every occurrence."""
+        self._tallies = tallies
+
+    def tally(self, literal: str) -> tuple[int, int] | None:
+        """`learn_tallies`' answer for `literal`, None when no scan told (then count in the text)."""
+        return None if self._tallies is None else self._tallies.get(literal)
 
     def holds(self, literal: str) -> bool:
         """`literal in text`, answered without the text for VIEW_LITERALS once surveyed."""

@@ -28,6 +28,9 @@ REACHABLE = "Head is reachable at "
 RUN = "Executing run script..."
 WORKER_EXIT = re.compile(r"Ray worker process exited with code (-?\d+)")
 JOIN, COUNT, EXITED = "nodes to join the Ray cluster", "Current node count", "Ray worker process exited"
+# Literals whose every occurrence the reading needs (how many, and where the last is), not only whether the log
+# holds one: a scan that finds them all tells the view (`LogView.learn_tallies`), sparing a pass over the text.
+COUNTED = (WAIT_HEAD,)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,9 @@ class Markers:
         count_m = _last(NODE_COUNT, COUNT, text) if has(COUNT) else None
         # The last exit line counts: a restarted wrapper prints one per worker process.
         exit_m = _last(WORKER_EXIT, EXITED, text) if has(EXITED) else None
-        attempts, wait_last = _count_and_last(text, WAIT_HEAD) if has(WAIT_HEAD) else (0, -1)
+        tally = view.tally(WAIT_HEAD)
+        attempts, wait_last = tally if tally is not None else \
+            _count_and_last(text, WAIT_HEAD) if has(WAIT_HEAD) else (0, -1)
         return cls(
             rank=pos(RANK),
             prepare=pos(PREPARE),
