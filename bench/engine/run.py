@@ -15,13 +15,11 @@ missed the child is profiled with cProfile and the top functions go into RESULTS
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
 import io
 import json
 import os
 import platform
-import pstats
 import re
 import statistics
 import subprocess
@@ -62,7 +60,11 @@ def child(bundle: Path, profile_out: Path | None) -> None:
     (`bot.launch.run`, for a bounded command)."""
     gc.disable()
     t0, c0 = time.perf_counter(), time.process_time()
-    prof = cProfile.Profile() if profile_out else None
+    prof = None
+    if profile_out:  # imported only then: the timed child imports what the installed command does, no more
+        import cProfile
+
+        prof = cProfile.Profile()
     if prof:
         prof.enable()
     import bot.cli  # noqa: F401  everything the installed command imports before it parses its arguments
@@ -497,6 +499,8 @@ def machine() -> dict[str, str]:
 
 def profile_top(prof_file: Path, n: int = 15) -> str:
     buf = io.StringIO()
+    import pstats
+
     st = pstats.Stats(str(prof_file), stream=buf)
     st.strip_dirs().sort_stats("tottime").print_stats(n)
     body = buf.getvalue()

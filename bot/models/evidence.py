@@ -125,11 +125,15 @@ class LogExcerpt(BaseModel):
         blank = _BLANK.get(cls)
         if blank is None:  # typed arguments: nothing to check
             blank = _BLANK[cls] = cls.model_construct(source=source, truncated=truncated)
-        excerpt = blank.__copy__()  # as model_construct gives, for a fraction of its cost (a bundle has thousands)
-        excerpt.__dict__.update(source=source, truncated=truncated)
-        excerpt._load = load
-        excerpt._load_head = load_head
-        excerpt._size = size
+        # The state `model_construct` gives, made from the blank's by hand: a bundle has thousands of logs, and
+        # copying the blank (or setting private attributes one by one through the model) costs several times more.
+        excerpt = cls.__new__(cls)
+        put = object.__setattr__
+        put(excerpt, "__dict__", {**blank.__dict__, "source": source, "truncated": truncated})
+        put(excerpt, "__pydantic_fields_set__", set(blank.__pydantic_fields_set__))
+        put(excerpt, "__pydantic_extra__", blank.__pydantic_extra__)
+        put(excerpt, "__pydantic_private__", {**(blank.__pydantic_private__ or {}), "_load": load,
+                                              "_load_head": load_head, "_size": size})
         return excerpt
 
     @property
@@ -159,7 +163,11 @@ class LogExcerpt(BaseModel):
     def visited_ahead(self, token: object, result: object) -> None:
         """Keep what a visit of this text found before it was asked for (while the bundle was read), with the
         `token` that names the visitor; `ahead(token)` gives it back to the same visitor only."""
-        self._ahead = (token, result)
+        private = self.__pydantic_private__
+        if private is not None:  # a private attribute's own slot: the model's __setattr__ costs more than the visit
+            private["_ahead"] = (token, result)
+        else:  # pragma: no cover - pydantic keeps private attributes in that dict
+            self._ahead = (token, result)
 
     def ahead(self, token: object) -> object | None:
         """What a visit by the visitor `token` names found ahead of time, or None."""
