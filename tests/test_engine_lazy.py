@@ -153,3 +153,17 @@ def test_the_shared_scan_counts_head_waits_as_the_text_does() -> None:
         last = view.markers.wait_head_last
         assert (view.markers.wait_head_attempts, -1 if last is None else last) == \
             (text.count(WAIT_HEAD), text.rfind(WAIT_HEAD))
+
+
+def test_a_log_without_the_wrappers_lines_gets_the_one_empty_reading() -> None:
+    from bot.scope.markers import NONE
+
+    matcher = LogMatcher(CONDS)
+    for text in ["", "TensorBoard 2.15.1 at http://p:6006/\n", "Hosts sync started\nRay cluster\n", WORKER_LOG]:
+        view = LogView(LogExcerpt(source=LogSource(cluster="c", namespace="n", pod="p", container="x"), text=text),
+                       REDACTOR.scan)
+        _, present = matcher.survey(view)
+        read = Markers.scan(view, present)
+        assert read == Markers.scan(LogView(view.excerpt, REDACTOR.scan))  # the text's own reading
+        assert (read is NONE) is (present is not None and not any(lit in text for lit in ("RLINF", "Ray worker",
+                                                                                          "Executing", "Waiting")))

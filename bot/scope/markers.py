@@ -68,6 +68,8 @@ class Markers:
     def scan(cls, view: LogView, present: frozenset[str] | None = None) -> Markers:
         """`present`: which of VIEW_LITERALS the text holds, when a scan already found out (a literal it
         does not hold is then not searched for: a miss would read the whole text)."""
+        if present is not None and present.isdisjoint(LITERALS):
+            return NONE  # most logs of a bundle (sidecars, other containers): one shared answer, read or sent back
         def has(needle: str) -> bool:
             return needle in present if present is not None else needle in text
 
@@ -102,6 +104,15 @@ class Markers:
             worker_exit=exit_m.start() if exit_m else None,
             worker_exit_code=int(exit_m.group(1)) if exit_m else None,
         )
+
+
+# Every line the wrapper prints that `scan` looks for (each marker's fixed text).
+LITERALS = frozenset((RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
+                      WAIT_HEAD, REACHABLE, RUN, EXITED))
+# What `scan` finds in a log holding none of them.
+NONE = Markers(rank=None, prepare=None, cli_missing=None, waiting=None, expected_nodes=None, last_count=None,
+               check_failed=None, check_passed=False, ready=None, connecting=None, wait_head_attempts=0,
+               wait_head_last=None, reachable=None, run=None, worker_exit=None, worker_exit_code=None)
 
 
 def _count_and_last(text: str, needle: str) -> tuple[int, int]:
