@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -137,41 +138,52 @@ class LogExcerpt(BaseModel):
         return excerpt
 
     @property
+    def _state(self) -> dict[str, Any]:
+        """The private attributes, read from their own dict: the model's attribute lookup tries descriptors first
+        and costs several times more, and a bundle's thousands of logs are asked again and again."""
+        private = self.__pydantic_private__
+        assert private is not None  # pydantic makes it for a model with private attributes
+        return private
+
+    @property
     def size(self) -> int:
         """About how many bytes the text takes (for sharing out work, not for bounds)."""
-        return len(self.stored) if self._load is None else self._size
+        state = self._state
+        return len(self.stored) if state["_load"] is None else int(state["_size"])
 
     @property
     def text(self) -> str:
-        return self.stored if self._load is None else self._load()[0]
+        load = self._state["_load"]
+        return self.stored if load is None else str(load()[0])
 
     def head(self, chars: int) -> str:
         """`text[:chars]`, read from the beginning of the text only when the source can."""
-        if self._load_head is not None:
-            return self._load_head(chars)
+        load_head = self._state["_load_head"]
+        if load_head is not None:
+            return str(load_head(chars))
         return self.text[:chars]
 
     def read(self) -> tuple[str, bytes | None]:
         """The text, and its UTF-8 encoding when the source gave it for free (None: encode the text if needed)."""
-        return (self.stored, None) if self._load is None else self._load()
+        load = self._state["_load"]
+        if load is None:
+            return self.stored, None
+        text, data = load()
+        return text, data
 
     @property
     def held(self) -> bool:
         """Whether the text is in memory (reading it costs nothing)."""
-        return self._load is None
+        return self._state["_load"] is None
 
     def visited_ahead(self, token: object, result: object) -> None:
         """Keep what a visit of this text found before it was asked for (while the bundle was read), with the
         `token` that names the visitor; `ahead(token)` gives it back to the same visitor only."""
-        private = self.__pydantic_private__
-        if private is not None:  # a private attribute's own slot: the model's __setattr__ costs more than the visit
-            private["_ahead"] = (token, result)
-        else:  # pragma: no cover - pydantic keeps private attributes in that dict
-            self._ahead = (token, result)
+        self._state["_ahead"] = (token, result)
 
     def ahead(self, token: object) -> object | None:
         """What a visit by the visitor `token` names found ahead of time, or None."""
-        kept = self._ahead
+        kept = self._state["_ahead"]
         return kept[1] if kept is not None and kept[0] == token else None
 
 
