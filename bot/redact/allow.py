@@ -8,16 +8,16 @@ a strong key (``password``, ``*_TOKEN``) is masked whatever it looks like.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from functools import lru_cache
 
 from bot.redact.keynames import SETTING_WORDS
+from bot.redact.later import later
 from bot.redact.masks import OPEN
 
 REDACTED_PREFIX = OPEN
 
-_BENIGN = re.compile(
+_BENIGN = later(
     r"""(?x)
     (?:sha(?:256|512|1)|md5):[0-9a-fA-F]{32,128}        # image / content digests
     | (?:containerd|docker|cri-o|crio)://[0-9a-f]{12,64} # container IDs
@@ -30,7 +30,7 @@ _BENIGN = re.compile(
       (?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{64})(?:-[0-9a-f]{64})*
     """
 )
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = later(
     r"""(?ix)
     \[REDACTED(?::[a-z0-9-]+)?\]
     | \*+ | x{3,} | \.{3} | -+ | _+ | <[^<>]*> | \{\{[^{}]*\}\} | \$\{[^{}]*\}?  # a value cut at its "}" too
@@ -47,11 +47,11 @@ _PLACEHOLDER = re.compile(
 
 # Dotted or snake_case names (``actor.rollout_batch_size``, ``global_step_1234``): a config key or a module
 # path printed as a value (OmegaConf's ``full_key:``), long enough to look random but made of words.
-_IDENTIFIER = re.compile(r"[a-z]+[0-9]{0,3}(?:[._\-](?:[a-z]+[0-9]{0,3}|[0-9]+))+")
+_IDENTIFIER = later(r"[a-z]+[0-9]{0,3}(?:[._\-](?:[a-z]+[0-9]{0,3}|[0-9]+))+")
 # A config key's dotted path with environment-variable names in it (``hydra.job.env_set.WANDB_NOTES``): each
 # segment whole words, each word in one letter case.
 _WORD = r"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]{0,4}"
-_CONFIG_PATH = re.compile(rf"{_WORD}(?:_(?:{_WORD}|[0-9]+))*(?:\.{_WORD}(?:_(?:{_WORD}|[0-9]+))*)+")
+_CONFIG_PATH = later(rf"{_WORD}(?:_(?:{_WORD}|[0-9]+))*(?:\.{_WORD}(?:_(?:{_WORD}|[0-9]+))*)+")
 
 
 def is_placeholder(value: str) -> bool:
@@ -94,10 +94,10 @@ def looks_secret(value: str) -> bool:
     return entropy(value) >= 3.0
 
 
-_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
-_SETTING_VALUE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[a-z][a-z_\-]{0,23}|[A-Z][a-z]{1,11}")
+_SPLIT = later(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+_SETTING_VALUE = later(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[a-z][a-z_\-]{0,23}|[A-Z][a-z]{1,11}")
 # A file's path: its directories and name are words, not key material ("/run/secrets/db_password").
-_FILE_PATH = re.compile(r"(?:~|\.{1,2})?(?:/[A-Za-z0-9._@+\-]+){2,}/?")
+_FILE_PATH = later(r"(?:~|\.{1,2})?(?:/[A-Za-z0-9._@+\-]+){2,}/?")
 _PATH_PART_MAX = 40
 
 

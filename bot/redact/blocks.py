@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from bot.redact.allow import is_placeholder, looks_secret
 from bot.redact.keynames import KeyClass, classify
+from bot.redact.later import later
 from bot.redact.spans import PRIO_KEY, Span
 
 MORE = -1  # the construct may continue past the text: feed more input (streaming)
@@ -22,9 +23,9 @@ SECRET_LOOKAHEAD = 40  # lines after the data block
 MAX_SECRET_LINES = 500
 
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_VALUE = re.compile(r"""[ \t]*(?P<q>["']?)(?P<v>[^\s"',]+)(?P=q)[ \t]*,?[ \t]*(?:\\|\))?[ \t]*\r?$""")
+_VALUE = later(r"""[ \t]*(?P<q>["']?)(?P<v>[^\s"',]+)(?P=q)[ \t]*,?[ \t]*(?:\\|\))?[ \t]*\r?$""")
 # Log prefixes repeated on every line: timestamps, CRI "stdout F", "[pod/x]", "(pid=1)", "INFO".
-_LOG_PREFIX = re.compile(
+_LOG_PREFIX = later(
     r"""(?x)^(?:
       \d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?
     | \[[^\]\n]{1,80}\][ \t]*
@@ -33,13 +34,13 @@ _LOG_PREFIX = re.compile(
     | (?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)[ \t:]+
     )+"""
 )
-_KIND_SECRET = re.compile(r"""^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*,?[ \t]*\r?$""", re.M)
-_DATA_KEY = re.compile(r"""(?P<ind>[ \t]*)(?P<q>["']?)(?:data|stringData)(?P=q)[ \t]*:[ \t]*(?P<brace>\{)?[ \t]*\r?$""")
-_CHILD = re.compile(r"""^(?P<ind>[ \t]*)["']?[^\s"':]+["']?[ \t]*:[ \t]*(?P<v>.*?)[ \t]*,?[ \t]*\r?$""")
-_INLINE = re.compile(r"""\\*["'](?:data|stringData)\\*["'][ \t]*:[ \t]*\{(?P<body>[^{}]*)\}""")
-_INLINE_VALUE = re.compile(r""":[ \t]*\\*["'](?P<v>[^"'\\]+)\\*["']""")
-_DIGITS = re.compile(r"\d+")
-_SHELL_WORDS = re.compile(
+_KIND_SECRET = later(r"""^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*,?[ \t]*\r?$""", re.M)
+_DATA_KEY = later(r"""(?P<ind>[ \t]*)(?P<q>["']?)(?:data|stringData)(?P=q)[ \t]*:[ \t]*(?P<brace>\{)?[ \t]*\r?$""")
+_CHILD = later(r"""^(?P<ind>[ \t]*)["']?[^\s"':]+["']?[ \t]*:[ \t]*(?P<v>.*?)[ \t]*,?[ \t]*\r?$""")
+_INLINE = later(r"""\\*["'](?:data|stringData)\\*["'][ \t]*:[ \t]*\{(?P<body>[^{}]*)\}""")
+_INLINE_VALUE = later(r""":[ \t]*\\*["'](?P<v>[^"'\\]+)\\*["']""")
+_DIGITS = later(r"\d+")
+_SHELL_WORDS = later(
     r"(?:export|set|ENV|ARG|declare -x|readonly|local|\+)(?:[ \t]+(?:export|-x))?"
 )
 

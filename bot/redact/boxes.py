@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 
 from bot.redact.decode import View
+from bot.redact.later import later
 
 BORDERS = "│┃║┆┇┊┋╎╏"
-_ANY = re.compile(f"[{BORDERS}]")
-_LEFT = re.compile(rf"[ \t]*(?:[{BORDERS}][ \t]*)+")
-_RIGHT = re.compile(rf"(?:[ \t]*[{BORDERS}])+[ \t]*\r?$")
-_INNER = re.compile(rf"[ \t]+[{BORDERS}][ \t]+")
+_ANY = later(f"[{BORDERS}]")
+_LEFT = later(rf"[ \t]*(?:[{BORDERS}][ \t]*)+")
+_RIGHT = later(rf"(?:[ \t]*[{BORDERS}])+[ \t]*\r?$")
+_INNER = later(rf"[ \t]+[{BORDERS}][ \t]+")
 
 
 def content_end(line: str) -> int:
@@ -32,8 +33,8 @@ def content_start(line: str, pos: int = 0) -> int:
     return m.end() if m is not None and _ANY.search(m.group()) else pos
 
 
-_ASCII_ROW = re.compile(r"""(?<![\w|])\|[ \t]+(?P<body>[A-Za-z_][\w.\-]*[ \t]+\|[ \t]+[^\s|][^|\n]*?)[ \t]+\|""")
-_ASCII_INNER = re.compile(r"[ \t]+\|[ \t]+")
+_ASCII_ROW = later(r"""(?<![\w|])\|[ \t]+(?P<body>[A-Za-z_][\w.\-]*[ \t]+\|[ \t]+[^\s|][^|\n]*?)[ \t]+\|""")
+_ASCII_INNER = later(r"[ \t]+\|[ \t]+")
 
 
 def unboxed(line: str) -> View | None:

@@ -11,6 +11,7 @@ from bot.redact.boxes import BORDERS
 from bot.redact.cjk import CJK_KEYS
 from bot.redact.decode import base64_forms
 from bot.redact.keynames import LAST_WORD_REJECTS, ML_WORDS, PLAIN_KEYS, classify
+from bot.redact.later import later
 from bot.redact.prefilter import MatchFilter, Pattern
 from bot.redact.rules import BASE64_PREFIXES, TOKEN_RULES
 from bot.redact.structure import KEY_WORDS
@@ -71,22 +72,22 @@ _KEY_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-
 _ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _WINDOW = 160  # a key longer than this is never vetoed (fail closed)
 _VALUE_WINDOW = 256  # a run reaching past this counts as long (fail closed)
-_RUN = re.compile(rb"[^ \t\n]*")  # a value may hold "\r" (tqdm redraws); a line ends at "\n"
+_RUN = later(rb"[^ \t\n]*")  # a value may hold "\r" (tqdm redraws); a line ends at "\n"
 # SEP below, reversed: separator, blanks, then an optional closing quote (plain, escaped or URL-encoded)
-_SEP_REVERSED = re.compile(
+_SEP_REVERSED = later(
     rb"[\"'`][ \t]*,[ \t]*[\"']\\*|>"
     rb"|(?:[\"'`][ \t]*)?(?:[:=][.?+|:]{0,2}|[aAdD]3(?:52)*%|22(?:52)*%)(?:[ \t+]|02(?:52)*%)*"
     rb"(?:[\"']\\*|[27]2(?:52)*%)?"
 )
 # a typed declaration read backwards: the value's quote, "=", the type, blanks or ":" ("var k string = '")
-_TYPED_REVERSED = re.compile(rb"[\"'`][ \t]*=:?[ \t]*[A-Za-z0-9_.\[\]]{1,25}(?:[ \t]+|[ \t]*:[ \t]*)")
+_TYPED_REVERSED = later(rb"[\"'`][ \t]*=:?[ \t]*[A-Za-z0-9_.\[\]]{1,25}(?:[ \t]+|[ \t]*:[ \t]*)")
 # byte before a key -> the rest of an escape sequence that may open the key's characters
-_CSI_TAIL = re.compile(rb"[0-9]*[A-Za-z]")  # ANSI "\x1b[1;32m"
+_CSI_TAIL = later(rb"[0-9]*[A-Za-z]")  # ANSI "\x1b[1;32m"
 _ESCAPE_TAILS = {
-    ord("%"): re.compile(rb"(?:25)*[0-9A-Fa-f]{2}"),  # URL "%22", twice encoded "%2522"
+    ord("%"): later(rb"(?:25)*[0-9A-Fa-f]{2}"),  # URL "%22", twice encoded "%2522"
     ord("["): _CSI_TAIL,
     ord(";"): _CSI_TAIL,
-    ord("\\"): re.compile(rb"u[0-9A-Fa-f]{4}|[nrtbf]"),  # JSON "\n", "\u0022"
+    ord("\\"): later(rb"u[0-9A-Fa-f]{4}|[nrtbf]"),  # JSON "\n", "\u0022"
 }
 _LOWER, _UPPER, _DIGIT = (
     frozenset(b"abcdefghijklmnopqrstuvwxyz"),

@@ -11,6 +11,7 @@ import re
 
 from bot.redact.allow import is_placeholder, looks_secret
 from bot.redact.keynames import classify
+from bot.redact.later import later
 from bot.redact.spans import PRIO_KEY, Span
 
 # Longest first, so 秘密访问密钥 is one key, not 密钥 after some text.
@@ -37,9 +38,9 @@ CJK_KEYS: dict[str, str] = {
 _SEP = r"[ \t]*(?:[:：=＝]|为|是)[:：]?[ \t]*"
 _VALUE = r"""(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|“(?P<cq>[^”\n]+)”|(?P<bare>[\x21-\x7e]+))"""
 _KEYS = "|".join(re.escape(k) for k in sorted(CJK_KEYS, key=len, reverse=True))
-_CJK = re.compile(rf"(?P<k>{_KEYS})(?P<sep>{_SEP}|[ \t]+){_VALUE}")
+_CJK = later(rf"(?P<k>{_KEYS})(?P<sep>{_SEP}|[ \t]+){_VALUE}")
 # An ASCII key with a full-width colon: "token：abc", "Password：abc".
-_WIDE = re.compile(r"(?P<k>[A-Za-z0-9_.\-]+)[ \t]*[：＝][ \t]*" + _VALUE)
+_WIDE = later(r"(?P<k>[A-Za-z0-9_.\-]+)[ \t]*[：＝][ \t]*" + _VALUE)
 _TRAILING = ".,;:)]}>"
 
 

@@ -17,6 +17,7 @@ from bot.redact import pairs, printf
 from bot.redact.allow import is_placeholder, key_shaped, looks_secret
 from bot.redact.blocks import log_prefix
 from bot.redact.keynames import classify
+from bot.redact.later import later
 from bot.redact.spans import PRIO_STRUCT, Span
 
 # A shell word: quoted, or a run without blanks and quotes. Group ``v`` is the value without quotes.
@@ -33,23 +34,23 @@ _TOOL_FLAGS: dict[str, dict[str, str]] = {
     "ossutil": {"-i": "alibaba-access-key-id", "-k": "alibaba-secret-key", "-t": "security-token"},
     "coscmd": {"-a": "cloud-access-key-id", "-s": "secret-key", "-t": "security-token"},
 }
-_TOOL = re.compile(r"\b(?P<tool>obsutil|ossutil(?:64|mac64|arm64)?|coscmd)(?:\.exe)?\b")
-_FLAG = re.compile(r"(?<![^\s])(?P<f>-[A-Za-z])(?:=|[ \t]+)" + _word("v"))
+_TOOL = later(r"\b(?P<tool>obsutil|ossutil(?:64|mac64|arm64)?|coscmd)(?:\.exe)?\b")
+_FLAG = later(r"(?<![^\s])(?P<f>-[A-Za-z])(?:=|[ \t]+)" + _word("v"))
 # mc alias set NAME URL AK SK / mc config host add NAME URL AK SK ; qshell account AK SK NAME
-_MC = re.compile(
+_MC = later(
     r"\bmc(?:\.exe)?[ \t]+(?:alias[ \t]+(?:set|add)|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+"
     r"[ \t]+" + _word("ak") + r"[ \t]+" + _word("sk")
 )
-_QSHELL = re.compile(r"\bqshell[ \t]+account[ \t]+(?:--[ \t]+)?" + _word("ak") + r"[ \t]+" + _word("sk"))
+_QSHELL = later(r"\bqshell[ \t]+account[ \t]+(?:--[ \t]+)?" + _word("ak") + r"[ \t]+" + _word("sk"))
 # Space-separated key/value pairs: rclone config create|update, aws/tccli configure set, npm/yarn config set ...
-_PAIRS_CMD = re.compile(
+_PAIRS_CMD = later(
     r"\b(?:rclone[ \t]+config[ \t]+(?:create|update)|configure[ \t]+set|config[ \t]+set|poetry[ \t]+config)\b"
 )
-_PAIR = re.compile(r"(?<![^\s])(?P<k>[A-Za-z0-9_.:/@\-]+)[ \t]+(?=" + _word("v") + ")")
-_AT = re.compile(r"[ \t]*" + _word("v"))
-_HTTP_BASIC = re.compile(r"\bpoetry[ \t]+config[ \t]+http-basic\.\S+[ \t]+\S+[ \t]+" + _word("v"))
+_PAIR = later(r"(?<![^\s])(?P<k>[A-Za-z0-9_.:/@\-]+)[ \t]+(?=" + _word("v") + ")")
+_AT = later(r"[ \t]*" + _word("v"))
+_HTTP_BASIC = later(r"\bpoetry[ \t]+config[ \t]+http-basic\.\S+[ \t]+\S+[ \t]+" + _word("v"))
 # Passwords given quoted or glued to a short flag: mysql -p'..', sshpass -p "..", redis-cli -a '..', docker login -p
-_QUOTED_PW = re.compile(
+_QUOTED_PW = later(
     r"""(?x)
     \b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mongo|mongosh)\b[^\n]*?[ \t]-p(?=["'])"""
     + _word("my")
@@ -78,37 +79,37 @@ _QUOTED_PW = re.compile(
 # Words one of which every match of _QUOTED_PW holds (a substring test is much cheaper than the regex)
 _QUOTED_PW_WORDS = ("mysql", "mariadb", "mongo", "sshpass", "redis-cli", "login", "zip", "-pass", "secret")
 # A value piped into a command that reads a password from stdin.
-_PIPED = re.compile(
+_PIPED = later(
     r"\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(?:'%s(?:\\n)?'[ \t]+|\"%s(?:\\n)?\"[ \t]+)?" + _word("v") + r"[ \t]*\|"
     r"[ \t]*(?:sudo[ \t]+-S\b|chpasswd\b|passwd[ \t]+--stdin\b|[^\n|]*?(?:--with-token|--password-stdin)(?![\w-]))"
 )
-_ADD_MASK = re.compile(r"::add-mask::" + _word("v"))
+_ADD_MASK = later(r"::add-mask::" + _word("v"))
 # curl -u user:pass with quoting anywhere, also on a continuation line without the word curl
-_CURL_USER = re.compile(
+_CURL_USER = later(
     r"""(?:^|[ \t])(?:-u|--user|--proxy-user)(?:[ \t]+|=)(?:"[^"\n:]*"|'[^'\n:]*'|[^\s:"']*)"""
     r""":(?:"(?P<vdq>[^"\n]*)"|'(?P<vsq>[^'\n]*)'|(?P<vbare>[^\s"']+))"""
 )
-_CURL_USER_QUOTED = re.compile(
+_CURL_USER_QUOTED = later(
     r"""(?:^|[ \t])(?:-u|--user|--proxy-user)(?:[ \t]+|=)(["'])[^"'\n:]*:(?P<v>[^"'\n]+)\1"""
 )
 # "-u user:pass" opening a continuation line of a curl command (after any log prefix)
-_CURL_CONT = re.compile(r"[ \t]*(?:-u|--user)[ \t=]")
-_CURL_COOKIE = re.compile(r"\bcurl\b[^\n]*?[ \t](?:-b|--cookie)(?:[ \t]+|=)" + _word("v"))
+_CURL_CONT = later(r"[ \t]*(?:-u|--user)[ \t=]")
+_CURL_COOKIE = later(r"\bcurl\b[^\n]*?[ \t](?:-b|--cookie)(?:[ \t]+|=)" + _word("v"))
 # .netrc: "machine H login U password P" on one line, or "password P" alone on its line
-_NETRC = re.compile(r"\bmachine[ \t]+\S+(?:[ \t]+login[ \t]+\S+)?[ \t]+password[ \t]+(?P<v>\S+)")
-_NETRC_LINE = re.compile(r"^[ \t]*(?:password|passwd)[ \t]+(?P<v>\S+)[ \t]*\r?$")
+_NETRC = later(r"\bmachine[ \t]+\S+(?:[ \t]+login[ \t]+\S+)?[ \t]+password[ \t]+(?P<v>\S+)")
+_NETRC_LINE = later(r"^[ \t]*(?:password|passwd)[ \t]+(?P<v>\S+)[ \t]*\r?$")
 # Positional credentials in SDK constructors: ObsClient("AK", "SK", server=...), oss2.Auth('AK', 'SK') ...
-_CTOR = re.compile(
+_CTOR = later(
     r"\b(?:ObsClient|S3Client|Minio|Auth|StsAuth|AcsClient|Credentials?|BasicCredentials|GlobalCredentials"
     r"|AccessKeyCredential|StsTokenCredential|StaticCredentials|Session|CosConfig|Client)[ \t]*\((?P<args>[^()\n]*)"
 )
-_STR_ARG = re.compile(r"""(?:^|,)[ \t]*(?P<q>["'])(?P<v>[A-Za-z0-9+/=_\-]{12,})(?P=q)[ \t]*(?=,|$)""")
+_STR_ARG = later(r"""(?:^|,)[ \t]*(?P<q>["'])(?P<v>[A-Za-z0-9+/=_\-]{12,})(?P=q)[ \t]*(?=,|$)""")
 # s3fs/obsfs password files: AK:SK (also bucket:AK:SK)
-_AK_SK = re.compile(r"(?<![A-Za-z0-9+/_\-])(?P<ak>[A-Z0-9]{16,32}):(?P<sk>[A-Za-z0-9/+=]{28,64})(?![A-Za-z0-9/+=])")
+_AK_SK = later(r"(?<![A-Za-z0-9+/_\-])(?P<ak>[A-Z0-9]{16,32}):(?P<sk>[A-Za-z0-9/+=]{28,64})(?![A-Za-z0-9/+=])")
 # SWR and other registries' login: "-u cn-north-4@AK" carries the access key ID in the user name
-_REGISTRY_USER = re.compile(r"(?:^|[ \t])(?:-u|--username)(?:[ \t]+|=)[\"']?[A-Za-z0-9_.\-]+@(?P<v>[A-Z0-9]{16,32})\b")
-_WANDB = re.compile(r"\bwandb\.login\([^)\n]*?\bkey[ \t]*=[ \t]*" + _word("v"))
-_WANDB_CLI = re.compile(r"\bwandb[ \t]+login\b[^\n]*?(?<![\w-])(?P<v>(?:local-)?[0-9a-f]{40})(?![0-9a-f])")
+_REGISTRY_USER = later(r"(?:^|[ \t])(?:-u|--username)(?:[ \t]+|=)[\"']?[A-Za-z0-9_.\-]+@(?P<v>[A-Z0-9]{16,32})\b")
+_WANDB = later(r"\bwandb\.login\([^)\n]*?\bkey[ \t]*=[ \t]*" + _word("v"))
+_WANDB_CLI = later(r"\bwandb[ \t]+login\b[^\n]*?(?<![\w-])(?P<v>(?:local-)?[0-9a-f]{40})(?![0-9a-f])")
 
 
 def _value(m: re.Match[str], name: str) -> tuple[int, int] | None:

@@ -11,10 +11,12 @@ import binascii
 import re
 from dataclasses import dataclass
 
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-_PCT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-_JSON_ESC = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|[\"\\/bfnrt])")
-_B64_BLOB = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}")
+from bot.redact.later import later
+
+_ANSI = later(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_PCT = later(r"(?:%[0-9A-Fa-f]{2})+")
+_JSON_ESC = later(r"\\(?:u[0-9A-Fa-f]{4}|[\"\\/bfnrt])")
+_B64_BLOB = later(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}")
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 MAX_BLOB = 1 << 16
 

@@ -7,11 +7,12 @@ like a credential, so ``key: train/loss`` stays readable.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+from bot.redact.later import later
+
+_SPLIT = later(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 
 # Words that, as the last word of a key, say the value is metadata about a secret, not the secret.
 _META_LAST = frozenset(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import Final
+
+from bot.redact.later import later
 
 OPEN: Final = "[REDACTED:"
 """How every mask starts (a cheap `in` test before the pattern)."""
 
-MASK: Final = re.compile(r"\[REDACTED:([a-z0-9_.-]+)\]")
+MASK: Final = later(r"\[REDACTED:([a-z0-9_.-]+)\]")
 """A whole mask; group 1 is the kind of value it replaced."""
 
 

@@ -7,29 +7,29 @@ Each adds its spans and says how far it reaches, so the lines it covers are not 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from bot.redact import blocks, pem, structure
 from bot.redact.allow import REDACTED_PREFIX
 from bot.redact.blocks import MORE
 from bot.redact.catalog import G_KSECRET, G_NAME, G_PEM, G_STRUCT
+from bot.redact.later import later
 from bot.redact.spans import PRIO_STRUCT, Span
 
 GROUPS = frozenset({G_PEM, G_STRUCT, G_NAME, G_KSECRET})  # prefilter groups of a line that may open one
 LOOKAHEAD_LINES = 3  # a Kubernetes env "name:" line's "value:" follows within this many lines
 MAX_BLOCK_LINES = 2000
-_BLANKS = re.compile(r"[ \t]*")
+_BLANKS = later(r"[ \t]*")
 MAX_ENV_BLOCK_LINES = 20  # an env value written as a block scalar is a token or a short key, not a document
-_VALUE_BLOCK = re.compile(r"""[ \t]*(?:-[ \t]+)?(?P<key>["']?value)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?$""")
-_VALUE_ENTRY = re.compile(r"""[ \t]*-[ \t]+["']?value["']?[ \t]*:[ \t]*[^\s|>]""")
-_DASH = re.compile(r"-[ \t]+")
+_VALUE_BLOCK = later(r"""[ \t]*(?:-[ \t]+)?(?P<key>["']?value)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?$""")
+_VALUE_ENTRY = later(r"""[ \t]*-[ \t]+["']?value["']?[ \t]*:[ \t]*[^\s|>]""")
+_DASH = later(r"-[ \t]+")
 
-_BLOCK_KEY = re.compile(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
+_BLOCK_KEY = later(r"""^([ \t]*)(?:-[ \t]+)?["']?([A-Za-z0-9_.\-]+)["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*$""")
 # Log prefixes before a Kubernetes env entry: those of blocks.log_prefix (klog's ``I1201 10:00:00.1 1 f.go:1]``
 # too), colour codes around them, a container's name before a bar (``worker-1 |``, as compose and stern print
 # it), a bare bar or box border.
-_ENV_PREFIX = re.compile(
+_ENV_PREFIX = later(
     r"""(?:\d{4}-\d\d-\d\d(?:[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?"""
     r"""|\[[^\]\n]{1,80}\][ \t]*|\([^)\n]{1,80}\)[ \t]*|(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)[ \t:]+"""
     r"""|[A-Z]\d{4}[ \t][\d:.]+[ \t]+\d+[ \t][\w.]+:\d+\][ \t]*|\x1b\[[0-9;]*[A-Za-z][ \t]*"""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from bot.redact.allow import is_placeholder, key_shaped
+from bot.redact.later import later
 from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
 
 # The last words of a pair's keys (lower case, "-" as "_"), longest first: the ID's, and the secret's.
@@ -21,15 +22,15 @@ _SECRET_ENDS = ("secret_access_key", "secretaccesskey", "secret_key", "secretkey
                 "sk")
 # An assignment or a flag whose value may be an ID: the key is judged by its last words (no regex tries every
 # suffix at every position of a line)
-_ASSIGN = re.compile(
+_ASSIGN = later(
     r"""(?<![A-Za-z0-9_.\-])(?P<k>[A-Za-z0-9_.\-]+)["']?(?P<sep>[ \t]*[:=][ \t]*|[ \t]+)["']?"""
     r"""(?P<v>[A-Za-z0-9_\-]{12,64})(?![A-Za-z0-9_\-])"""
 )
 _MAX_KEY = 128
 _REACH = 200  # characters either side of a secret where its pair's ID may stand
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_MASKED = re.compile(r"""(?P<k>[A-Za-z0-9_.\-]+)["']?[ \t]*[:=][ \t]*["']?(?:\*{3,}|\[REDACTED[^\]\s]*\]|<hidden>)""")
-SLASH_PAIR = re.compile(
+_MASKED = later(r"""(?P<k>[A-Za-z0-9_.\-]+)["']?[ \t]*[:=][ \t]*["']?(?:\*{3,}|\[REDACTED[^\]\s]*\]|<hidden>)""")
+SLASH_PAIR = later(
     r"(?i:\b(?:ak|access[ _-]?key(?:[ _-]?id)?)[ \t]*/[ \t]*(?:sk|secret[ _-]?(?:access[ _-]?)?key))"
     r"[ \t]*(?:[:=]|：)[ \t]*(?P<ak>[A-Za-z0-9]{16,64})[ \t]*/[ \t]*(?P<sk>[A-Za-z0-9/+=]{16,80})"
 )

@@ -11,18 +11,19 @@ import re
 
 from bot.redact.allow import REDACTED_PREFIX
 from bot.redact.blocks import MORE, _shape
+from bot.redact.later import later
 from bot.redact.spans import PRIO_CONT, PRIO_TOKEN, Span
 
 MAX_PEM = 64 * 1024  # larger than any private key; bounds how far a BEGIN looks for its END
 OPEN = -2  # a key's body runs to the end of the text without its END marker
 
-BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
-_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
-_BODY = re.compile(
+BEGIN = later(r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
+_END = later(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
+_BODY = later(
     r"[ \t\"',]*(?:[A-Za-z0-9+/=]{1,80}|Proc-Type:.*|DEK-Info:.*|Comment:.*|Version:.*)?"
     r"[ \t\"',\\n]*\r?"
 )
-_KEY_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_KEY_RUN = later(r"[A-Za-z0-9+/=]{16,}")
 
 
 def in_line(line: str) -> list[Span]:

@@ -9,24 +9,24 @@ that conversion takes (printf reuses its format while arguments remain). The con
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from bot.redact.allow import is_file_path, is_placeholder, is_setting, key_shaped, looks_secret
 from bot.redact.keynames import classify
+from bot.redact.later import later
 from bot.redact.spans import PRIO_STRUCT, Span
 
 # printf, an optional "-v VAR" and "--", then the format word
-_PRINTF = re.compile(r"(?<![\w.-])printf(?:[ \t]+-v[ \t]+\w+)?(?:[ \t]+--)?[ \t]+")
+_PRINTF = later(r"(?<![\w.-])printf(?:[ \t]+-v[ \t]+\w+)?(?:[ \t]+--)?[ \t]+")
 # A shell word (quoted, or a run without blanks, quotes and the operators that end a command)
-_WORD = re.compile(r""""(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s"'`|;&<>()]+)""")
-_BLANKS = re.compile(r"[ \t]*")
-_CONVERSION = re.compile(r"%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?P<c>[diouxXfFeEgGaAcsbq]))")
-_ESCAPES = re.compile(r"\\[nrt]")
+_WORD = later(r""""(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s"'`|;&<>()]+)""")
+_BLANKS = later(r"[ \t]*")
+_CONVERSION = later(r"%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?P<c>[diouxXfFeEgGaAcsbq]))")
+_ESCAPES = later(r"\\[nrt]")
 # the key word right before a conversion: "password %s", "password=%s", '"token": "%s"', "--token %s"
-_KEY_BEFORE = re.compile(r"""(?P<k>[A-Za-z_][\w.\-]*)\\?["']?[ \t]*[:=]?[ \t]*\\?["']?$""")
-_SCHEMES_BEFORE = re.compile(r"(?:Basic|Bearer|token|Token)[ \t]+$")
-_KEY_VALUE_ARG = re.compile(r"[ \t]*(?P<k>[A-Za-z_][\w.\-]*)[ \t]+(?P<v>[^\s\\]+)[ \t]*(?:\\n)?")
+_KEY_BEFORE = later(r"""(?P<k>[A-Za-z_][\w.\-]*)\\?["']?[ \t]*[:=]?[ \t]*\\?["']?$""")
+_SCHEMES_BEFORE = later(r"(?:Basic|Bearer|token|Token)[ \t]+$")
+_KEY_VALUE_ARG = later(r"[ \t]*(?P<k>[A-Za-z_][\w.\-]*)[ \t]+(?P<v>[^\s\\]+)[ \t]*(?:\\n)?")
 MAX_ARGS = 32
 _Word = tuple[int, int, str]  # start, end, text
 _Role = tuple[str, bool, str]  # the credential's kind, whether the key alone says so, the key

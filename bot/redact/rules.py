@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.redact.later import later
+
 
 @dataclass(frozen=True)
 class TokenRule:
@@ -29,7 +31,7 @@ _B = r"(?<![A-Za-z0-9_])"
 
 def _rule(kind: str, pattern: str, *prefixes: str, caseless: bool = False, prefilter: str | None = None) -> TokenRule:
     flags = re.IGNORECASE if caseless else 0
-    return TokenRule(kind, re.compile(pattern, flags), tuple(prefixes), caseless, prefilter)
+    return TokenRule(kind, later(pattern, flags), tuple(prefixes), caseless, prefilter)
 
 
 _E = r"(?![A-Za-z0-9_-])"  # a token ends where its alphabet does

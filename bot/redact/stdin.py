@@ -11,29 +11,28 @@ credential-looking word on the line right before it. A stream holds such a line 
 
 from __future__ import annotations
 
-import re
-
 from bot.redact.allow import is_benign, is_placeholder, looks_secret
 from bot.redact.blocks import MORE, line_end
+from bot.redact.later import later
 from bot.redact.spans import PRIO_STRUCT, Span
 
-_READER = re.compile(
+_READER = later(
     r"--password-stdin|--passwd-stdin|--token-stdin|--with-token|\bpasswd[ \t]+--stdin\b|=/dev/stdin\b"
     r"|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-S\b|\bchpasswd\b"
 )
 LOOK_BACK = 2  # lines
 # log prefixes repeated on every line, then the shell's trace marks ("+ ", "++ ")
-_PREFIX = re.compile(
+_PREFIX = later(
     r"""(?:\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?[ \t]*(?:stdout|stderr)?[ \t]*(?:[FP][ \t])?"""
     r"""|\[[^\]\n]{1,80}\][ \t]*|\([^)\n]{1,80}\)[ \t]*|(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)[ \t:]+"""
     r"""|[\w.\-/@]{1,64}[ \t]*\|[ \t]?)*(?P<trace>\++[ \t]+)?"""
 )
-_ECHO = re.compile(
+_ECHO = later(
     r"""(?:echo|printf|cat[ \t]+<<<)(?:[ \t]+-[neE]+)*(?:[ \t]+(?:'%s(?:\\n)?'|"%s(?:\\n)?"|%s(?:\\n)?))?[ \t]+"""
     r"""(?:"(?P<dq>[^"\s]+)"|'(?P<sq>[^'\s]+)'|(?P<bare>[^\s"'|;&<>]+))[ \t]*\r?$"""
 )
-_ECHO_WORD = re.compile(r"(?:echo|printf)[ \t]")
-_LONE = re.compile(r"""(?:"(?P<dq>[^"\s]{6,256})"|'(?P<sq>[^'\s]{6,256})'|(?P<bare>[^\s"'|;&<>]{6,256}))[ \t]*\r?$""")
+_ECHO_WORD = later(r"(?:echo|printf)[ \t]")
+_LONE = later(r"""(?:"(?P<dq>[^"\s]{6,256})"|'(?P<sq>[^'\s]{6,256})'|(?P<bare>[^\s"'|;&<>]{6,256}))[ \t]*\r?$""")
 
 
 def around(text: str, start: int, end: int, *, final: bool) -> list[Span] | int:

@@ -12,6 +12,7 @@ import re
 
 from bot.redact.allow import is_benign, is_file_path, is_placeholder, is_setting, looks_secret
 from bot.redact.keynames import KeyClass, classify
+from bot.redact.later import later
 from bot.redact.spans import PRIO_KEY, PRIO_STRUCT, Span
 from bot.redact.values import open_quote, value_span
 
@@ -21,26 +22,26 @@ KEY_WORDS = (
     *("pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig", "sk", "ak", "session"),
     *("appcode", "art-api"),
 )
-_KEYWORD = re.compile("|".join(KEY_WORDS), re.IGNORECASE)
-_KEYWORD_LOWER = re.compile("|".join(KEY_WORDS))
+_KEYWORD = later("|".join(KEY_WORDS), re.IGNORECASE)
+_KEYWORD_LOWER = later("|".join(KEY_WORDS))
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 # After a key: an optional closing quote (possibly escaped), then the separator. Whitespace counts
 # as a separator only for command-line flags (checked by the caller).
-_SEP = re.compile(r"(?:\\*[\"'])?[ \t]*(?P<sep>:=|=>|[.?+|]{1,2}=|=|:(?!//)|>|,(?=[ \t]*\\*[\"'])|[ \t](?=[^\s=:]))")
+_SEP = later(r"(?:\\*[\"'])?[ \t]*(?P<sep>:=|=>|[.?+|]{1,2}=|=|:(?!//)|>|,(?=[ \t]*\\*[\"'])|[ \t](?=[^\s=:]))")
 # A typed declaration between key and "=": "var apiToken string = ...", "token: str = ..."
-_TYPED = re.compile(r"(?::[ \t]*|[ \t]+)[A-Za-z_][A-Za-z0-9_.\[\]]{0,24}[ \t]*(?::=|=)[ \t]*(?=[\"'`])")
+_TYPED = later(r"(?::[ \t]*|[ \t]+)[A-Za-z_][A-Za-z0-9_.\[\]]{0,24}[ \t]*(?::=|=)[ \t]*(?=[\"'`])")
 # Where a key at this position owns the rest of the line: env dumps, YAML, .netrc-like files, Dockerfiles.
-_LINE_START = re.compile(r"[ \t]*(?:(?:export|set|ENV|ARG|declare -x)[ \t]+|-[ \t]+)?\Z")
-_HEADER_SCHEMES = re.compile(
+_LINE_START = later(r"[ \t]*(?:(?:export|set|ENV|ARG|declare -x)[ \t]+|-[ \t]+)?\Z")
+_HEADER_SCHEMES = later(
     r"(?P<scheme>Bearer|Basic|Token|Digest|Negotiate|OAuth|JWT|Bot|token|bearer|basic)[ \t]+", re.IGNORECASE
 )
-_HMAC = re.compile(r"(?:SDK|AWS4|OBS|V4|HWS|ACS|HMAC)-HMAC-SHA\d+|AWS4-HMAC-SHA256|SDK-HMAC-SHA256", re.I)
-_HMAC_PARTS = re.compile(
+_HMAC = later(r"(?:SDK|AWS4|OBS|V4|HWS|ACS|HMAC)-HMAC-SHA\d+|AWS4-HMAC-SHA256|SDK-HMAC-SHA256", re.I)
+_HMAC_PARTS = later(
     r"(?<![A-Za-z])(?P<k>Access|Credential|Signature|AccessKeyId|Sig)=(?P<v>[^,\s\"'&]+)", re.IGNORECASE
 )
-_OBS_AUTH = re.compile(r"(?<![A-Za-z])(?:OBS|AWS|OSS)[ \t]+(?P<v>[A-Za-z0-9]{12,}:[A-Za-z0-9+/=_-]{16,})")
-_BEARER = re.compile(r"(?<![A-Za-z])Bearer[ \t]+(?P<v>[A-Za-z0-9._~+/=\-]{8,})", re.IGNORECASE)
-_CMDLINE = re.compile(
+_OBS_AUTH = later(r"(?<![A-Za-z])(?:OBS|AWS|OSS)[ \t]+(?P<v>[A-Za-z0-9]{12,}:[A-Za-z0-9+/=_-]{16,})")
+_BEARER = later(r"(?<![A-Za-z])Bearer[ \t]+(?P<v>[A-Za-z0-9._~+/=\-]{8,})", re.IGNORECASE)
+_CMDLINE = later(
     r"""(?x)
     (?:\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?P<my>[^\s"']+))
     | (?:\bsshpass\b[^\n]*?[ \t]-p[ \t]*(?P<sp>[^\s"']+))
@@ -51,22 +52,22 @@ _CMDLINE = re.compile(
     """
 )
 _CMDLINE_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "curl", "wget", "http", "login")  # one in every match
-_NAME_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?(?P<k>[A-Za-z0-9_.\-]+)["']?""")
-_VALUE_LINE = re.compile(r"""^[ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*""")
-_PAIR = re.compile(
+_NAME_LINE = later(r"""^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?(?P<k>[A-Za-z0-9_.\-]+)["']?""")
+_VALUE_LINE = later(r"""^[ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*""")
+_PAIR = later(
     r"""["']?name["']?[ \t]*[:=][ \t]*(?P<q>["']?)(?P<k>[A-Za-z0-9_.\-]+)(?P=q)(?:[ \t]*,|[ \t]+)"""
     r"""[ \t]*["']?value["']?[ \t]*[:=][ \t]*"""
 )
 # the flow form with its value first: "{value: VALUE, name: DB_PASSWORD}"
-_VALUE_FIRST = re.compile(r"""(?<![\w-])["']?value["']?[ \t]*[:=][ \t]*""")
-_NAME_AFTER = re.compile(
+_VALUE_FIRST = later(r"""(?<![\w-])["']?value["']?[ \t]*[:=][ \t]*""")
+_NAME_AFTER = later(
     r"""["']?[ \t]*,[ \t]*["']?name["']?[ \t]*[:=][ \t]*(?P<q>["']?)(?P<k>[A-Za-z0-9_.\-]+)(?P=q)"""
 )
-_NAMED = re.compile(r"""\bname["']?[ \t]*[:=][ \t]*["']?\Z""")
-_NAME_ENDS = re.compile(r"""["']?[ \t]*(?:[,}\]]|\r?$)""")
+_NAMED = later(r"""\bname["']?[ \t]*[:=][ \t]*["']?\Z""")
+_NAME_ENDS = later(r"""["']?[ \t]*(?:[,}\]]|\r?$)""")
 _MIN_LEN = {"signature": 16, "auth": 8}
 # Prose before a bare "key:" ("Cache restored from key: Linux-pip-..."): a lookup key, not a secret.
-_PROSE_KEY = re.compile(
+_PROSE_KEY = later(
     r"(?i)(?:from|with|for|input|primary|restore|restored|cache|lookup|sort|partition|foreign|matching|hash|"
     r"unique|dict|map|index|missing|unknown|the|a|by)[ \t]+\Z"
 )
@@ -78,7 +79,7 @@ _PROSE_VALUES = frozenset(
         *("if", "has", "have", "be", "been", "only", "also"),
     ]
 )
-_COMMAND = re.compile(
+_COMMAND = later(
     r"(?:cat|echo|printf|vault|jq|base64|head|tail|sed|awk|kubectl|gcloud|aws|security|pass|op)[ \t]+[^\s]"
 )
 _PATH_FLAGS = ("--from-file=", "--from-env-file=", "file=", "path=")

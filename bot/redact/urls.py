@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.redact.allow import is_placeholder, looks_secret
+from bot.redact.later import later
 from bot.redact.spans import PRIO_STRUCT, Span
 
 # Query parameters that sign a URL or carry a credential (S3/OBS/OSS/GCS/Azure SAS presigning, tokens).
@@ -50,22 +51,22 @@ TOKEN_PARAMS = (
     "x-auth-token",
     "code",
 )
-_PARAM = re.compile(
+_PARAM = later(
     r"(?<=[?&;#])(?P<name>"
     + "|".join(re.escape(p) for p in sorted(SIGNING_PARAMS + TOKEN_PARAMS, key=len, reverse=True))
     + r")=(?P<v>[^&#\s\"'<>\\]+)",
     re.IGNORECASE,
 )
 _SIGNING = frozenset(SIGNING_PARAMS)
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_UUID = later(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # scheme://user:password@host — the password part only; a bare user stays readable.
-_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?P<user>[^\s:/@\"'<>]*):(?P<pw>[^\s/\"'<>]+)@")
+_USERINFO = later(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?P<user>[^\s:/@\"'<>]*):(?P<pw>[^\s/\"'<>]+)@")
 _MIN_TOKEN_PARAM = 8  # ?key=train and ?code=200 are not credentials
 # scheme://TOKEN@host — a token used as the whole userinfo (git over HTTPS, index URLs)
-_BARE_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?P<tok>[A-Za-z0-9_\-.~%]{16,})@")
+_BARE_USERINFO = later(r"(?i)\b[a-z][a-z0-9+.\-]{1,15}://(?P<tok>[A-Za-z0-9_\-.~%]{16,})@")
 # The secret part of a webhook URL is its path: Feishu/Lark bot hooks, Discord, Teams, DingTalk-like robots.
 HOOK_MARKERS = ("/hook/", "/hooks/", "/webhook/", "/webhooks/", "/webhookb2/", "/robot/send/")
-_HOOK = re.compile(
+_HOOK = later(
     r"(?i)(?:/hook|/hooks|/webhook|/webhooks|/webhookb2|/robot/send)/(?P<v>[A-Za-z0-9_\-@.~]{16,}(?:/[A-Za-z0-9_\-@.~]+)*)"
 )
 

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import re
+from bot.redact.later import later
 
 _STOP_UNQUOTED = frozenset(" \t\"'`&<>|)}]")
 # Where any value ends: a line break (real or JSON-escaped), colour, or CJK text and full-width
 # punctuation right after an ASCII token ("token=abc，请检查" keeps the Chinese readable).
-_HARD_STOP = re.compile(r"[\n\r\x1b\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|\\[nrt]")
+_HARD_STOP = later(r"[\n\r\x1b\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|\\[nrt]")
 
 
 def open_quote(line: str, pos: int) -> str | None:

@@ -8,18 +8,18 @@ have a family's shape.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from itertools import pairwise
 
 from bot.redact import boxes
 from bot.redact.allow import REDACTED_PREFIX
 from bot.redact.blocks import MORE, _lines_after, _shape, log_prefix
+from bot.redact.later import later
 from bot.redact.spans import PRIO_CONT, PRIO_TOKEN, Span
 
 MIN_WRAPPED_LINE = 16  # shorter lines are not wrapped at a width
 _RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~"  # of a token's run
-_RUN_START = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
+_RUN_START = later(r"[A-Za-z0-9+/=_\-.~]+")
 WRAP_WIDTHS = frozenset({32, 40, 48, 60, 64, 72, 76, 80, 100, 120, 128, 160, 200, 256, 512})
 
 
@@ -111,7 +111,7 @@ _FIXED_LENGTHS = (
     ("AIza", 39),
     *((p, 20) for p in ("AKIA", "ASIA")),
 )
-_QUOTED_PIECE = re.compile(r"""[ \t]*(?P<q>["'])(?P<v>[A-Za-z0-9+/=_\-.~]{2,})(?P=q)[ \t]*\)?[ \t]*,?""")
+_QUOTED_PIECE = later(r"""[ \t]*(?P<q>["'])(?P<v>[A-Za-z0-9+/=_\-.~]{2,})(?P=q)[ \t]*\)?[ \t]*,?""")
 _TAIL_END = frozenset(" \t\r\"'`,;)]}" + boxes.BORDERS)
 
 
