@@ -17,13 +17,15 @@ class Narrow:
         self.with_event: dict[tuple[str, str], set[str]] = {}  # (involved kind, reason) -> pods
         self.with_reason: dict[str, set[str]] = {}  # a container state's reason ("" when running) -> pods
         for ctx in pods:
+            key = ctx.key
             for view in ctx.logs:
                 for pattern in candidates.get(id(view), {}):
-                    self.with_candidate.setdefault(pattern, set()).add(ctx.key)
-            for ev in ctx.events:
-                self.with_event.setdefault((ev.involved_object.kind, ev.reason), set()).add(ctx.key)
+                    self.with_candidate.setdefault(pattern, set()).add(key)
+            # A pod's events repeat a few (kind, reason) pairs: each pair once per pod.
+            for pair in {(ev.involved_object.kind, ev.reason) for ev in ctx.events}:
+                self.with_event.setdefault(pair, set()).add(key)
             for reason in _state_reasons(ctx):
-                self.with_reason.setdefault(reason, set()).add(ctx.key)
+                self.with_reason.setdefault(reason, set()).add(key)
 
     def pods(self, trigger: Trigger, pods: list[PodCtx]) -> list[PodCtx]:
         if trigger.log is not None and self.matcher.covers(trigger.log):

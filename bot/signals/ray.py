@@ -62,10 +62,10 @@ def _stopped_after(sc: SignalContext, last: Callable[[Markers], int | None],
             m = view.markers
             pos = last(m)
             after = consequence(m) if consequence is not None else None
-            # The wrapper's own failure marker proves the failure, even in a container kept alive after it.
-            if pos is None or (after is None and not _ended_badly(ctx, view)):
+            if pos is None or any(p is not None for p in later(m)):  # not its last marker: it went on
                 continue
-            if any(p is not None for p in later(m)):
+            # The wrapper's own failure marker proves the failure, even in a container kept alive after it.
+            if after is None and not _ended_badly(ctx, view):
                 continue
             if after is not None:
                 if view.first_error(pos, after) is None:

@@ -73,6 +73,8 @@ def _from_events(ctx: PodCtx) -> list[str]:
             continue
         older = bool(uid and io.uid and io.uid != uid)
         evicted = ev.reason in EVICTION_REASONS
+        if not (older or evicted):  # the current instance's own event, no eviction: nothing about an earlier one
+            continue
         elsewhere = evicted and bool(node and ev.source.host and ev.source.host != node)
         # An eviction reported before this pod existed was about the instance it replaced.
         before = evicted and created is not None and ev.when is not None and ev.when < created
