@@ -653,7 +653,7 @@ def write_results(rows: list[tuple[str, str, str, str]], m: MatchResult, mach: d
         f"Python {mach['python']}, {mach['grep']}, hyperscan (python) {mach['hyperscan']}.",
         "",
         "Input: one RLark Job `ppo-bench-1k`, Head task + two 500-replica worker tasks on agents `gpu-a`/`gpu-b` "
-        f"(1,001 pods, 1,001 nodes, ~7,000 events), {m.total_bytes / 2**20:.1f} MiB of logs in {m.views} container "
+        f"(1,001 pods, 1,001 nodes, ~10,000 events), {m.total_bytes / 2**20:.1f} MiB of logs in {m.views} container "
         f"logs ({log_files} files). Planted: `Ray worker process exited with code 1` in the previous log of "
         "rollout-b-317 (container exit 0, restarted) and an NCCL WARN + watchdog timeout in the middle of "
         "rollout-a-123's log; benign traps everywhere (retried tracebacks, `error_rate=0.00`, NCCL "
