@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 from bot.models import (
     EphemeralRunner,
@@ -46,6 +47,9 @@ class PodCtx:
     node: Node | None = None
     pvcs: list[PersistentVolumeClaim] = field(default_factory=list)
     logs: list[LogView] = field(default_factory=list)
+    # Answers about this pod that the layers above compute once the scope is complete (how far it got, asked by
+    # the stage, the gaps and the case loop alike); never filled while the pod is being scoped.
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def key(self) -> str:

@@ -80,6 +80,13 @@ def _later_markers(m: Markers) -> bool:
 
 def pod_stage(ctx: PodCtx) -> int | None:
     """Stage index a pod reached; None when nothing about it is known beyond its existence in a mirror."""
+    if "stage" not in ctx.memo:  # asked by the job's last stage, the gaps and the case loop: worked out once
+        ctx.memo["stage"] = _pod_stage(ctx)
+    stage: int | None = ctx.memo["stage"]
+    return stage
+
+
+def _pod_stage(ctx: PodCtx) -> int | None:
     pod = ctx.pod
     if pod is None:
         if ctx.mirror is None:
