@@ -78,6 +78,20 @@ class Deliverer:
                 log.error("alert %s: %s refused it for good (%s); skipping that channel", action.id, channel, exc)
         return posted
 
+    def refresh(self, view: Record, roots: Mapping[str, str], *, degraded: bool = False) -> None:
+        """Edit `roots` to show `view` as the record holds it now: an "I'm on it" clicked while they were being
+        posted found no root to edit (their ts was not written back yet). A failed edit is logged: the record
+        holds the truth, and the next edit of the root shows it."""
+        for channel, ts in sorted(roots.items()):
+            if ts == GAVE_UP:
+                continue
+            msg = self._root(view, lang_of(channel, self.routes.channels), degraded)
+            try:
+                self.sink.update(channel=channel, ts=ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+            except DeliveryFailed as exc:
+                log.warning("alert %s: its new root in %s not brought up to date (%s)", view.key, channel, exc)
+            self.calls += 1
+
     def _post_root(self, action: Action, channel: str, *, done: Done, mark: Mark, degraded: bool) -> str:
         step = f"{channel}:root"
         ts = done(step)

@@ -200,7 +200,11 @@ class Notifier(DegradedMode):
             log.warning("alerts: Slack did not take delivery %s (%s); it stays queued", action_id, exc)
             return False
         self.store.put(storage.DONE + action_id, "1", ttl_seconds=storage.MARKER_TTL_SECONDS)
-        self._settle(key, action.seq, posted)
+        settled = self._settle(key, action.seq, posted)
+        if posted and settled is not None and settled.ack_seq != action.view.ack_seq:
+            # Someone clicked "I'm on it" on a root of this delivery before its ts was written back: the click was
+            # recorded, but no root was known to edit; the roots just posted show the record as it is now.
+            self.deliverer.refresh(settled, posted)
         report.delivered += 1
         return True
 
@@ -222,12 +226,13 @@ class Notifier(DegradedMode):
         self.store.delete(counter)
         return True
 
-    def _settle(self, key: str, seq: int, posted: dict[str, str]) -> None:
-        """Drop the delivery from the record's queue and write back the roots it posted (compare-and-set)."""
+    def _settle(self, key: str, seq: int, posted: dict[str, str]) -> Record | None:
+        """Drop the delivery from the record's queue and write back the roots it posted (compare-and-set); the
+        record as written, None when there is none any more or it could not be written."""
         for _ in range(20):
             versioned = self.store.get_doc(storage.RECORD + key)
             if versioned is None:
-                return
+                return None
             doc: dict[str, Any] = dict(versioned.doc)
             doc["queued"] = [a for a in doc.get("queued", []) if a["seq"] != seq]
             record = dict(doc["record"])
@@ -236,7 +241,8 @@ class Notifier(DegradedMode):
             doc["rev"] = revision(versioned.doc) + 1
             written = self.store.put_doc(storage.RECORD + key, doc, expect_version=versioned.version)
             if written is not None:
-                self._known[key] = Record.from_doc(record)
+                settled = self._known[key] = Record.from_doc(record)
                 self._base[key] = (written.version, doc["rev"])
-                return
+                return settled
         log.warning("alerts: could not write back delivery of %s#%d after 20 tries", key, seq)
+        return None

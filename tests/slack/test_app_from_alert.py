@@ -225,6 +225,43 @@ def test_an_acked_root_keeps_who_took_it_when_it_resolves(host: AppHost, slack: 
     assert "<@U0ANNA> is on it" in json.dumps(slack.message(CHANNEL, root.ts).blocks)
 
 
+class _ClickedWhilePosting:
+    """The alert sink, with "I'm on it" clicked on a new root the moment Slack took it: before the notifier has
+    written the root's ts back to the alert's record, so the click finds no root to edit."""
+
+    def __init__(self, inner: Any, host: AppHost, slack: SlackStandIn, user: str) -> None:
+        self.inner, self.host, self.slack, self.user = inner, host, slack, user
+        self.clicked = False
+
+    def post(self, **call: Any) -> str:
+        ts: str = self.inner.post(**call)
+        if call.get("thread_ts") is None and not self.clicked:
+            self.clicked = True
+            root = self.slack.message(CHANNEL, ts)
+            self.host.send(_ack_body(root, user=self.user))
+            self.host.idle(submitted=1)
+            assert _record(self.host).acked_by == self.user and _updates(self.slack, root) == 0
+        return ts
+
+    def update(self, **call: Any) -> None:
+        self.inner.update(**call)
+
+
+def test_im_on_it_clicked_while_the_root_is_being_posted_still_shows_on_it(host: AppHost,
+                                                                          slack: SlackStandIn) -> None:
+    sink = _ClickedWhilePosting(alert_sink(host.deps), host, slack, "U0ANNA")
+    notifier = Notifier(store=host.deps.store, sink=sink, settings=host.settings, runbook=host.deps.service.runbook)
+    notifier.tick([Alert(check="long-pending", case="pod.schedule.insufficient-resources", object=ObjectRef.parse(POD),
+                         severity="warning", since=None, summary="Pending for 20 minutes")], now=at(time.time()))
+    root = alert_root(slack)
+    assert sink.clicked and _record(host).acked_by == "U0ANNA" and _record(host).roots == {CHANNEL: root.ts}
+    assert "<@U0ANNA> is on it" in json.dumps(slack.message(CHANNEL, root.ts).blocks)
+    assert _updates(slack, root) == 1  # the notifier brought its new root up to date, once
+    host.send(_ack_body(slack.message(CHANNEL, root.ts), user="U0ANNA"))  # the root's own button works on
+    slack.wait_for(lambda: _updates(slack, root) == 2, timeout=10)
+    assert "is on it" not in json.dumps(slack.message(CHANNEL, root.ts).blocks) and _record(host).acked_by == ""
+
+
 def test_the_ticket_says_who_is_on_it(host: AppHost, slack: SlackStandIn) -> None:
     fire(host)
     root = alert_root(slack)
