@@ -9,7 +9,8 @@ import pytest
 
 from bot.bundle import BundleError, read_bundle
 from bot.bundle import files as bundle_files
-from bot.bundle.logs import cut_long_lines, read_log_file
+from bot.bundle.bounds import cut_long_lines
+from bot.bundle.logs import read_log_file
 
 
 def _section(container: str, body: str, pod: str = "p1") -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from bot.bundle.bounds import MAX_LINE_BYTES, MAX_LOG_BYTES, after_cut, cut_long_lines, read_tail
 from bot.bundle.errors import BundleError
 from bot.models import LogExcerpt, LogSource
 
@@ -23,8 +24,6 @@ _END = "==== END logs for container {c} of pod {ns}/{pod} ===="
 _START_B = re.compile(_START.pattern.encode(), re.M)
 _ANY_END_B = re.compile(rb"^==== END logs for container (?P<c>\S+) of pod [^/\s]+/\S+ ====$", re.M)
 UNKNOWN_CONTAINER = "(unnamed)"
-MAX_LOG_BYTES = 64 << 20  # per file: a longer one is read from its end (the newest lines), like `kubectl --tail`
-MAX_LINE_BYTES = 256 << 10  # per line: a longer one (a binary blob, a dump on one line) keeps its first bytes
 
 
 def split_sections(text: str) -> Iterator[tuple[str, str]]:
@@ -120,63 +119,6 @@ def _size(n: int) -> str:
     return f"{n / (1 << 20):.1f} MiB" if n >= 1 << 20 else f"{n / 1024:.0f} KiB"
 
 
-def _cut_at_char(data: bytes, pos: int) -> int:
-    """`pos` moved back to the start of a UTF-8 character, so a cut never splits one."""
-    back = 0
-    while back < 3 and 0 < pos < len(data) and (data[pos] & 0xC0) == 0x80:
-        pos -= 1
-        back += 1
-    return pos
-
-
-def cut_long_lines(data: bytes, limit: int = MAX_LINE_BYTES) -> tuple[bytes, int]:
-    """`data` with every line longer than `limit` bytes cut to its first `limit` bytes; and how many were cut.
-
-    A line longer than `limit` contains a whole aligned block of `limit // 2` bytes without a newline, so only
-    those blocks are looked at closely: one `find` per block, which stops at the block's first newline."""
-    half = max(limit // 2, 1)
-    parts: list[bytes] = []
-    kept = 0  # data[kept:] is not yet copied to parts
-    cut = 0
-    block = 0
-    while block < len(data):
-        stop = min(block + half, len(data))
-        if data.find(b"\n", block, stop) >= 0:
-            block = stop
-            continue
-        start = data.rfind(b"\n", 0, block) + 1
-        end = data.find(b"\n", stop)
-        end = len(data) if end < 0 else end
-        if end - start > limit:
-            parts.append(data[kept:_cut_at_char(data, start + limit)])
-            kept = end
-            cut += 1
-        block = max(end, stop)
-    if not cut:
-        return data, 0
-    parts.append(data[kept:])
-    return b"".join(parts), cut
-
-
-def _read_tail(path: Path, limit: int) -> tuple[bytes, int]:
-    with path.open("rb") as fh:
-        size = fh.seek(0, 2)
-        start = max(size - limit, 0)
-        fh.seek(start)
-        return fh.read(size - start), size  # the exact size: read(limit) would allocate `limit` bytes first
-
-
-def _after_cut(data: bytes) -> bytes:
-    """A file read from its middle: drop the partial first line (or, one endless line, a partial character)."""
-    first_line = data.find(b"\n")
-    if first_line >= 0:
-        return data[first_line + 1:]
-    skip = 0
-    while skip < min(3, len(data)) and (data[skip] & 0xC0) == 0x80:
-        skip += 1
-    return data[skip:]
-
-
 _START_TEXT = b"==== START logs for container "
 
 
@@ -228,14 +170,14 @@ def read_log_file(path: Path, display: str, *, max_bytes: int = MAX_LOG_BYTES,
     """Sections of one `logs.txt`/`previous-logs.txt`; raises BundleError (one line) when it cannot be read."""
     try:
         stamp = _stamp(path)
-        data, size = _read_tail(path, max_bytes)
+        data, size = read_tail(path, max_bytes)
     except OSError as exc:
         raise BundleError(f"{display}: cannot read: {exc}") from exc
     notes = []
     head_cut = size > len(data)
     base = size - len(data)
     if head_cut:
-        cut = _after_cut(data)
+        cut = after_cut(data)
         base += len(data) - len(cut)
         data = cut
         notes.append(f"{display}: {_size(size)}, only its last {_size(max_bytes)} read")
