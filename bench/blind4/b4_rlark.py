@@ -113,11 +113,11 @@ def w_ray_temp_socket_path(out: Path) -> None:
 def w_worker_pending_check_failed(out: Path) -> None:
     c = at(2026, 12, 5, 5, 0)
     name = "maniskill-ppo-3node-1205"
-    t = c + mins(17)
+    t = c + mins(17) + sec(30)
     msg = ("0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match pod anti-affinity rules. "
            "preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not "
            "helpful for scheduling.")
-    counts = [1] + [2] * 60
+    counts = [1] + [2] * 90
     run = ["Using Python at /opt/conda/envs/rlinf/bin/python",
            L.ray_py(t, "INFO", "worker.py:1654", "Connecting to existing Ray cluster at address: 100.96.0.5:6379..."),
            L.ray_py(t, "INFO", "worker.py:1832", "Connected to Ray cluster."),
