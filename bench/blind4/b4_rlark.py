@@ -17,7 +17,7 @@ import gen_k8s as k
 import gen_logs as L
 from b2_rlark import NPU_IMG, crashloop, job, npu_nodes, run_begin
 from gen_k8s import at, mins, sec
-from gen_rlark import Ev, PodSpec, gpu_nodes, write_job_bundle
+from gen_rlark import Ev, PodSpec, TaskSpec, gpu_nodes, write_job_bundle
 
 ZH = [{"name": "LANG", "value": "zh_CN.UTF-8"}, {"name": "LC_ALL", "value": "zh_CN.UTF-8"}]
 
@@ -142,6 +142,44 @@ def w_worker_pending_check_failed(out: Path) -> None:
     write_job_bundle(j, out)
 
 
+def w_worker_ssh_key_permission_zh(out: Path) -> None:
+    c = at(2026, 12, 5, 9, 0)
+    name = "dexgrasp-ppo-uid1000-1205"
+    img = "harbor.rlinf-lab.internal/dex/dexgrasp-isaac:4.2-user1000"
+    wlog = "\n".join(["RLINF_NODE_RANK: {rank}",
+                      "mkdir: 无法创建目录 \"/root/.ssh\": 权限不够",
+                      "/rlark/scripts/ray_worker.sh: 第 31 行： /root/.ssh/authorized_keys: 没有那个文件或目录"])
+    cap = c + mins(8)
+    j = job(name, c, cap, run=None, workers=2, owner="fengyi", domain="dex-lab",
+            head_log={"counts": [1] * 30},
+            worker_pod={i: {**crashloop(cap - mins(1) + sec(20 * i), 1, restarts=5), "log": wlog.format(rank=1 + i),
+                            "prev_log": wlog.format(rank=1 + i)} for i in range(2)},
+            task={"env": ZH}, wtask={"image": img})
+    write_job_bundle(j, out)
+
+
+def w_rollout_replicas_zero(out: Path) -> None:
+    c = at(2026, 12, 5, 10, 0)
+    name = "openvla-ppo-norollout-1205"
+    t = c + mins(3)
+    run = ["Using Python at /opt/conda/envs/rlinf/bin/python",
+           L.ray_py(t, "INFO", "worker.py:1654", "Connecting to existing Ray cluster at address: 100.96.0.5:6379..."),
+           L.ray_py(t, "INFO", "worker.py:1832", "Connected to Ray cluster."),
+           L.rl(t + sec(2), "rlinf.scheduler.cluster", "INFO", "Ray cluster has 1 nodes with 8 accelerators in total"),
+           "Error executing job with overrides: ['cluster.num_nodes=2']",
+           "Traceback (most recent call last):",
+           '  File "/workspace/RLinf/examples/embodiment/train_embodied_agent.py", line 38, in main',
+           "    component_placement = HybridComponentPlacement(cfg, cluster)",
+           '  File "/workspace/RLinf/rlinf/utils/placement.py", line 214, in __init__',
+           "    assert self._cluster_num_accelerators >= self._required_accelerators, (",
+           "AssertionError: component placement maniskill_ppo_openvlaoft needs accelerators 0-15 (16) but the Ray cluster has 8",
+           "",
+           "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace."]
+    j = job(name, c, c + mins(12), run=run, workers=0, owner="dengke", head_log={"total": 1, "counts": [1]})
+    j.tasks.append(TaskSpec("rollout", "Rollout", replicas=0, phase="Running", pods=[]))
+    write_job_bundle(j, out)
+
+
 # ---------------------------------------------------------------- run-time failures
 
 def w_npu_libhccl_import(out: Path) -> None:
@@ -245,6 +283,14 @@ SCENARIOS: list[Scenario] = [
              "One of two rollout pods stays Pending (1 Insufficient nvidia.com/gpu: another job holds 6 GPUs on the third node); the Head's 15-minute node check gives up with 2 of 3 nodes, prints 'Warning: Ray cluster check failed, proceeding anyway.', and the run script then fails on placement needing 24 accelerators.",
              S0 + " § 不要只凭 Head 就绪文本判断集群完整 and § Ray 初始化或组网失败 (Head 启动和节点检查: 对照预期副本数检查各 Worker 是否已经产生 Pod); § 已出现 Worker，但仍为 Pending (节点是否有足够的 CPU、内存和 GPU)",
              "job/maniskill-ppo-3node-1205", "pod.schedule.insufficient-resources"),
+    Scenario("rlark-worker-ssh-key-permission-zh", "rlark", w_worker_ssh_key_permission_zh,
+             "The rollout role's custom image runs as uid 1000: both rollout workers stop right after 'RLINF_NODE_RANK' because the wrapper cannot create /root/.ssh for the SSH key (zh_CN: 无法创建目录 \"/root/.ssh\": 权限不够), crash-loop, and never print 'Executing prepare script...'; the Head keeps waiting with 1 of 3 nodes (the late symptom).",
+             S0 + " § Ray 初始化或组网失败 (rank 计算或包装脚本准备: RLINF_NODE_RANK:；可选的网络等待或 SSH 公钥注入信息…如果在准备脚本标记前终止，记录该 Worker 的第一条错误，检查包装脚本所需的 Pod 信息和所选平台配置)",
+             "job/dexgrasp-ppo-uid1000-1205", "rlark.ray.wrapper-failed"),
+    Scenario("rlark-rollout-replicas-zero", "rlark", w_rollout_replicas_zero,
+             "The Job's rollout Task was submitted with replicas 0 (the Job is not stopped): its StatefulSet has no pods, Ray forms with the Head alone (1 of 1 nodes), and the run script then fails because placement needs 16 accelerators (the late symptom).",
+             S0 + " § 尚未出现 Worker (核对副本数是否大于 0; Stopped Job 的 Kubernetes Task 会被协调为 0 副本); " + S1 + " § 处理没有 Worker 的任务; CONTRACT §4 rlark.task.no-worker (replicas 0 without stop)",
+             "job/openvla-ppo-norollout-1205", "rlark.task.no-worker"),
     Scenario("rlark-npu-libhccl-import-error", "rlark", w_npu_libhccl_import,
              "An Ascend GRPO job whose prepare script no longer sources the CANN set_env.sh: the run script's 'import torch_npu' fails with 'ImportError: libhccl.so: cannot open shared object file' and ERR00008 PTA resource not found.",
              S1 + " § 处理没有 RLinf 训练信号的任务 (保留第一条业务错误，再回到工作负载项目验证入口); CONTRACT §4 rlark.run.import-error; public: vllm-project/vllm-ascend#262, LinZhekai/X-Oscar#4 (libhccl.so, source set_env.sh)",
