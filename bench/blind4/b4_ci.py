@@ -310,6 +310,27 @@ def w_rsync_quota(out: Path) -> None:
            job="prepare-model-cache (a2-4)", scale="linux-aarch64-a2-4", step_s=100, end=c + mins(4))
 
 
+def w_ray_service_name_unknown_zh(out: Path) -> None:
+    """A RayJob e2e step cannot resolve the cluster's ray submitter Service name; its image runs with a zh_CN locale."""
+    c = at(2026, 12, 5, 5, 0)
+    host = "rayjob-submitter.ci-system.svc.cluster.local"
+    steps = [("actions/checkout@v4", [s.replace("vllm-project/vllm-ascend", "volcengine/verl") for s in CHECKOUT]),
+             (f"getent hosts {host} || ping -c 1 {host}", [
+                 f"ping: {host}: 未知的名称或服务"]),
+             (f"ray job submit --address http://{host}:8265 --working-dir . -- python3 -m verl.trainer.main_ppo trainer.total_epochs=1", [
+                 "Traceback (most recent call last):",
+                 '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/urllib3/connection.py", line 198, in _new_conn',
+                 "    sock = connection.create_connection(",
+                 "socket.gaierror: [Errno -2] 未知的名称或服务",
+                 "",
+                 "The above exception was the direct cause of the following exception:",
+                 "",
+                 f"requests.exceptions.ConnectionError: HTTPConnectionPool(host='{host}', port=8265): Max retries exceeded with url: /api/version (Caused by NameResolutionError(\"<urllib3.connection.HTTPConnection object at 0xffff8c2b1e50>: Failed to resolve '{host}' ([Errno -2] 未知的名称或服务)\"))",
+                 "##[error]Process completed with exit code 1."])]
+    single(out, name="linux-aarch64-a2-1-kq7xv-runner-r2h6v", c=c, cap=c + mins(4), steps=steps, result="Failed",
+           job="rayjob-e2e (a2-1)", step_s=40, end=c + mins(3), repo="volcengine/verl")
+
+
 SCENARIOS: list[Scenario] = [
     Scenario("ci-runner-wrapper-script-missing-127", "ci", w_runner_wrapper_missing,
              "The runner container's command was changed to run /home/runner/bin/npu-ready.sh before run.sh; the image has no such file: the container exits 127 in the same second it started (pod Failed, one earlier pod failure recorded on the EphemeralRunner). No job was ever taken.",
@@ -343,4 +364,8 @@ SCENARIOS: list[Scenario] = [
              "Copying Qwen3-30B-A3B into the shared SFS cache: df shows the volume 43% used, then rsync 'write failed ... Disk quota exceeded (122)', 'error in file IO (code 11)', and a sender 'Broken pipe'.",
              S3 + " § 共享盘空间不足 / 锁文件残留 (区分配额 Errno 122 / EDQUOT 与磁盘满)",
              "pod/linux-aarch64-a2-4-j2k8h-runner-d6m3x", "pod.run.disk-quota", namespace=NS),
+    Scenario("ci-ray-service-name-unknown-zh", "ci", w_ray_service_name_unknown_zh,
+             "A verl RayJob e2e step whose image runs with a zh_CN locale: 'ping: rayjob-submitter.ci-system.svc.cluster.local: 未知的名称或服务', then ray job submit fails with NameResolutionError ... [Errno -2] 未知的名称或服务 wrapped in 'Max retries exceeded'.",
+             S3 + " § 节点 DNS 解析异常 / 时钟偏移 (Could not resolve host: rayjob-submitter.ci-system.svc.cluster.local, issue #270)",
+             "pod/linux-aarch64-a2-1-kq7xv-runner-r2h6v", "ci.node.dns", namespace=NS),
 ]
