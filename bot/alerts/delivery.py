@@ -47,9 +47,7 @@ class Deliverer:
         self.calls = 0  # Slack calls made (for benchmarks and logs)
 
     def _root(self, view: Record, lang: str, degraded: bool) -> Message:
-        case = self.runbook.get(view.case) if self.runbook is not None else None
-        cause = self.runbook.get(view.cause) if self.runbook is not None and view.cause else None
-        return root(view, case=case, cause=cause, lang=lang, degraded=degraded)
+        return root_message(view, self.runbook, lang=lang, degraded=degraded)
 
     def send(self, action: Action, *, roots: Mapping[str, str], domain: str, done: Done, mark: Mark,
              degraded: bool = False) -> dict[str, str]:
@@ -78,19 +76,12 @@ class Deliverer:
                 log.error("alert %s: %s refused it for good (%s); skipping that channel", action.id, channel, exc)
         return posted
 
-    def refresh(self, view: Record, roots: Mapping[str, str], *, degraded: bool = False) -> None:
+    def refresh(self, view: Record, roots: Mapping[str, str]) -> None:
         """Edit `roots` to show `view` as the record holds it now: an "I'm on it" clicked while they were being
-        posted found no root to edit (their ts was not written back yet). A failed edit is logged: the record
-        holds the truth, and the next edit of the root shows it."""
-        for channel, ts in sorted(roots.items()):
-            if ts == GAVE_UP:
-                continue
-            msg = self._root(view, lang_of(channel, self.routes.channels), degraded)
-            try:
-                self.sink.update(channel=channel, ts=ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
-            except DeliveryFailed as exc:
-                log.warning("alert %s: its new root in %s not brought up to date (%s)", view.key, channel, exc)
-            self.calls += 1
+        posted found no root to edit (their ts was not written back yet)."""
+        for channel, reason in show_roots(self.sink, view, roots, runbook=self.runbook, channels=self.routes.channels):
+            log.warning("alert %s: its new root in %s not brought up to date (%s)", view.key, channel, reason)
+        self.calls += sum(1 for ts in roots.values() if ts != GAVE_UP)
 
     def _post_root(self, action: Action, channel: str, *, done: Done, mark: Mark, degraded: bool) -> str:
         step = f"{channel}:root"
@@ -127,6 +118,30 @@ class Deliverer:
             self.sink.update(channel=channel, ts=root_ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
             self.calls += 1
             mark(f"{channel}:update", root_ts)
+
+
+def root_message(view: Record, runbook: Runbook | None, *, lang: str, degraded: bool = False) -> Message:
+    """The root of the alert `view`, with its case and cause as the runbook names them."""
+    case = runbook.get(view.case) if runbook is not None else None
+    cause = runbook.get(view.cause) if runbook is not None and view.cause else None
+    return root(view, case=case, cause=cause, lang=lang, degraded=degraded)
+
+
+def show_roots(sink: AlertSink, view: Record, roots: Mapping[str, str], *, runbook: Runbook | None,
+               channels: Mapping[str, ChannelBinding]) -> list[tuple[str, str]]:
+    """Edit each root of `roots` (channel -> ts; not a channel given up on) in place to show `view` as the record
+    holds it now. An edit Slack does not take is not retried: the record holds the truth, and the root's next
+    edit shows it. Returns (channel, reason) of the edits that failed, for the caller to log."""
+    failed: list[tuple[str, str]] = []
+    for channel, ts in sorted(roots.items()):
+        if ts == GAVE_UP:
+            continue
+        msg = root_message(view, runbook, lang=lang_of(channel, channels))
+        try:
+            sink.update(channel=channel, ts=ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
+        except DeliveryFailed as exc:
+            failed.append((channel, str(exc)))
+    return failed
 
 
 def _pending(action: Action, step: str, marked: str | None, mark: Mark) -> tuple[str, bool]:

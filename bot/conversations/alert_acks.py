@@ -4,9 +4,8 @@ who took it; and who took the alerts about a target, for the admin ticket."""
 from __future__ import annotations
 
 from bot.alerts import acks, storage
-from bot.alerts.messages import root
+from bot.alerts.delivery import show_roots
 from bot.alerts.model import Record
-from bot.alerts.routing import lang_of
 from bot.alerts.targets import target_of
 from bot.conversations.alert_delivery import SlackAlertSink
 from bot.conversations.audit import Audit
@@ -36,18 +35,10 @@ def ack_alert(deps: Deps, *, value: str, channel: str, user: str, audit: Audit) 
 
 
 def _show(deps: Deps, view: Record) -> None:
-    runbook = deps.service.runbook
-    case = runbook.get(view.case) if runbook is not None else None
-    cause = runbook.get(view.cause) if runbook is not None and view.cause else None
     sink = SlackAlertSink(deps.sink, deps.redactor)
-    for channel, ts in sorted(view.roots.items()):
-        if ts == "-":  # a channel that refused the alert for good
-            continue
-        msg = root(view, case=case, cause=cause, lang=lang_of(channel, deps.settings.channels))
-        try:
-            sink.update(channel=channel, ts=ts, text=msg.text, blocks=msg.blocks, metadata=msg.metadata)
-        except Exception as exc:  # DeliveryFailed: the record holds the truth; the next edit shows it
-            deps.log.warning("alert root not updated", extra={"channel": channel, "reason": str(exc)})
+    for channel, reason in show_roots(sink, view, view.roots, runbook=deps.service.runbook,
+                                      channels=deps.settings.channels):
+        deps.log.warning("alert root not updated", extra={"channel": channel, "reason": reason})
 
 
 def on_it(deps: Deps, target: Target) -> list[tuple[str, str]]:
