@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TypedDict, cast
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -103,6 +103,15 @@ class LogSource(BaseModel):
         return f"{self.cluster}/{self.namespace}/{self.pod}:{self.container}{suffix}"
 
 
+class _Private(TypedDict):
+    """A log excerpt's private attributes, as pydantic keeps them (`__pydantic_private__`)."""
+
+    _load: Callable[[], tuple[str, bytes | None]] | None
+    _load_head: Callable[[int], str] | None
+    _size: int
+    _ahead: tuple[object, object] | None
+
+
 class LogExcerpt(BaseModel):
     """A bounded piece of one container's log; `truncated` when the reader or collector cut some of it off.
 
@@ -138,38 +147,33 @@ class LogExcerpt(BaseModel):
         return excerpt
 
     @property
-    def _state(self) -> dict[str, Any]:
+    def _state(self) -> _Private:
         """The private attributes, read from their own dict: the model's attribute lookup tries descriptors first
         and costs several times more, and a bundle's thousands of logs are asked again and again."""
-        private = self.__pydantic_private__
-        assert private is not None  # pydantic makes it for a model with private attributes
-        return private
+        return cast(_Private, self.__pydantic_private__)
 
     @property
     def size(self) -> int:
         """About how many bytes the text takes (for sharing out work, not for bounds)."""
         state = self._state
-        return len(self.stored) if state["_load"] is None else int(state["_size"])
+        return len(self.stored) if state["_load"] is None else state["_size"]
 
     @property
     def text(self) -> str:
         load = self._state["_load"]
-        return self.stored if load is None else str(load()[0])
+        return self.stored if load is None else load()[0]
 
     def head(self, chars: int) -> str:
         """`text[:chars]`, read from the beginning of the text only when the source can."""
         load_head = self._state["_load_head"]
         if load_head is not None:
-            return str(load_head(chars))
+            return load_head(chars)
         return self.text[:chars]
 
     def read(self) -> tuple[str, bytes | None]:
         """The text, and its UTF-8 encoding when the source gave it for free (None: encode the text if needed)."""
         load = self._state["_load"]
-        if load is None:
-            return self.stored, None
-        text, data = load()
-        return text, data
+        return (self.stored, None) if load is None else load()
 
     @property
     def held(self) -> bool:

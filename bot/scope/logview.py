@@ -17,22 +17,8 @@ from bot.redact import Detection, Scan
 from bot.redact.masks import MASK, mask
 from bot.redact.masks import OPEN as MASK_OPEN
 from bot.scope.lineclass import says_failed
-from bot.scope.markers import (
-    CHECK_FAILED,
-    CHECK_PASSED,
-    CLI_MISSING,
-    CONNECTING,
-    COUNT,
-    EXITED,
-    JOIN,
-    PREPARE,
-    RANK,
-    REACHABLE,
-    READY,
-    RUN,
-    WAIT_HEAD,
-    Markers,
-)
+from bot.scope.markers import LITERALS as MARKER_LITERALS
+from bot.scope.markers import Markers
 from bot.scope.tracebacks import exception_line
 
 HEAD_CHARS = 64 * 1024
@@ -45,9 +31,7 @@ ARCH_LITERALS = ("x86_64", "aarch64", "amd64", "arm64", "armv7", "armhf", "ppc64
                  "riscv64", "exec format error", "cannot execute binary", "可执行文件格式错误")
 # Every literal `Markers.scan`, `masks` and `holds` callers look for: one multi-literal scan can tell which a
 # log holds at all, and a literal it does not hold is never searched for.
-VIEW_LITERALS = (RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
-                 WAIT_HEAD, REACHABLE, RUN, EXITED, MASK_OPEN, *TEMP_DIR_LITERALS, *DEAD_NODE_LITERALS,
-                 *ARCH_LITERALS)
+VIEW_LITERALS = (*MARKER_LITERALS, MASK_OPEN, *TEMP_DIR_LITERALS, *DEAD_NODE_LITERALS, *ARCH_LITERALS)
 
 # Lines that look like errors to a person reading a log. Deliberately broad; BENIGN removes the usual noise.
 ERROR_LINE = re.compile(

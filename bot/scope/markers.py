@@ -31,6 +31,10 @@ JOIN, COUNT, EXITED = "nodes to join the Ray cluster", "Current node count", "Ra
 # Literals whose every occurrence the reading needs (how many, and where the last is), not only whether the log
 # holds one: a scan that finds them all tells the view (`LogView.learn_tallies`), sparing a pass over the text.
 COUNTED = (WAIT_HEAD,)
+# Every line the wrapper prints that `scan` looks for (each marker's fixed text), in the order the shared scan
+# numbers them (`logview.VIEW_LITERALS` starts with these).
+LITERALS = (RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING, WAIT_HEAD,
+            REACHABLE, RUN, EXITED)
 
 
 @dataclass(frozen=True)
@@ -83,9 +87,10 @@ class Markers:
         count_m = _last(NODE_COUNT, COUNT, text) if has(COUNT) else None
         # The last exit line counts: a restarted wrapper prints one per worker process.
         exit_m = _last(WORKER_EXIT, EXITED, text) if has(EXITED) else None
-        tally = view.tally(WAIT_HEAD)
-        attempts, wait_last = tally if tally is not None else \
-            _count_and_last(text, WAIT_HEAD) if has(WAIT_HEAD) else (0, -1)
+        tally = view.tally(WAIT_HEAD)  # counted by the scan that found the literals, when it saw every one
+        if tally is None:
+            tally = _count_and_last(text, WAIT_HEAD) if has(WAIT_HEAD) else (0, -1)
+        attempts, wait_last = tally
         return cls(
             rank=pos(RANK),
             prepare=pos(PREPARE),
@@ -106,9 +111,6 @@ class Markers:
         )
 
 
-# Every line the wrapper prints that `scan` looks for (each marker's fixed text).
-LITERALS = frozenset((RANK, PREPARE, CLI_MISSING, JOIN, COUNT, CHECK_FAILED, *CHECK_PASSED, READY, CONNECTING,
-                      WAIT_HEAD, REACHABLE, RUN, EXITED))
 # What `scan` finds in a log holding none of them.
 NONE = Markers(rank=None, prepare=None, cli_missing=None, waiting=None, expected_nodes=None, last_count=None,
                check_failed=None, check_passed=False, ready=None, connecting=None, wait_head_attempts=0,
